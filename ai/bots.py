@@ -1,0 +1,141 @@
+"""The bots' single entry point.
+
+``choose_move`` receives a seat's *observation* (never the true state, never
+the match's seed) and returns an action in record notation.  A full state is
+obtained only by determinizing that observation, so a bot cannot see what its
+seat cannot:
+
+* perfect-information games (``game.perfect_information``): the observation
+  is the whole state, and :class:`ai.mcts.MCTS` searches it;
+* hidden-information games: :class:`ai.ismcts.ISMCTS` determinizes the
+  observation afresh on every iteration and keys its nodes by what the seat
+  knows.
+
+Budgets: each level has a wall-clock limit (``seconds``) and an iteration cap
+(``iterations``, for Mountain Goats; other games scale it by
+``ai.evaluation.ITERATION_FACTOR`` so that the cap takes about ``seconds`` on
+the reference machine).  ``ai/`` reads no clock (tests/engine/test_purity.py):
+a caller that wants the wall-clock limit enforced passes a clock in, e.g.
+``choose_move(..., clock=time.perf_counter)``, and the search stops at
+whichever limit comes first.  Without a clock only the iteration cap applies
+and the move is a pure function of (observation, seat, level, seed) -- that
+is how tests and ``python -m ai.arena`` get reproducible games.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Callable, Mapping, Optional
+
+from engine import get_game
+from engine.core import Game
+
+from .evaluation import ITERATION_FACTOR
+from .ismcts import ISMCTS
+from .mcts import MCTS, MCTSConfig
+
+# "rating": per game, on an Elo scale anchored at random = 800, computed by
+# `python -m ai.arena ratings` from the arena runs listed in docs/AI.md
+# ("Ratings"); a game or level without a run has no entry.  Iteration caps are
+# set near what the time limit allows for Mountain Goats on the reference
+# machine.
+LEVELS: dict[str, dict[str, Any]] = {
+    "random": {
+        "label": "Random",
+        "description": "a uniformly random legal move; no search",
+        "seconds": 0.0,
+        "iterations": 0,
+        "rating": {"mountain-goats": 800, "nanga-parbat": 800, "mountainhome": 800},
+    },
+    "easy": {
+        "label": "Easy",
+        "description": "Monte Carlo tree search, about 0.1 s of thinking per move",
+        "seconds": 0.1,
+        "iterations": 400,
+        "rating": {"mountain-goats": 1529, "nanga-parbat": 1189},
+    },
+    "medium": {
+        "label": "Medium",
+        "description": "Monte Carlo tree search, about 0.5 s of thinking per move",
+        "seconds": 0.5,
+        "iterations": 2000,
+        "rating": {"mountain-goats": 1885},
+    },
+    "hard": {
+        "label": "Hard",
+        "description": "Monte Carlo tree search, about 2 s of thinking per move",
+        "seconds": 2.0,
+        "iterations": 8000,
+        "rating": {"mountain-goats": 2289, "nanga-parbat": 1563, "mountainhome": 1031},
+    },
+}
+
+
+def level_config(level: str, game_id: str = "mountain-goats", *, scale: float = 1.0) -> MCTSConfig:
+    """The search settings of a level for a game; ``scale`` multiplies the iteration cap (arena use)."""
+    spec = LEVELS[level]
+    iterations = max(1, int(round(spec["iterations"] * ITERATION_FACTOR.get(game_id, 1.0) * scale)))
+    return MCTSConfig(iterations=iterations, seconds=spec["seconds"] or None)
+
+
+def make_searcher(
+    game: Game, config: MCTSConfig, *, seed: int, clock: Optional[Callable[[], float]]
+) -> MCTS | ISMCTS:
+    if game.perfect_information:
+        return MCTS(game.id, config, seed=seed, clock=clock)
+    return ISMCTS(game, config, seed=seed, clock=clock)
+
+
+def choose_action(
+    game: Game,
+    observation: Mapping[str, Any],
+    seat: int,
+    *,
+    level: str = "random",
+    seed: int = 0,
+    clock: Optional[Callable[[], float]] = None,
+    config: Optional[MCTSConfig] = None,
+) -> Any:
+    """The engine action (not JSON) ``seat`` plays in ``observation``.
+
+    ``config`` overrides the level's settings (arena and tests).
+    """
+    if level not in LEVELS:
+        raise ValueError(f"unknown bot level {level!r}; known levels: {', '.join(LEVELS)}")
+    rng = random.Random(seed)
+    state = game.state_from_observation(observation, seat, rng)
+    if seat not in state.to_move():
+        raise ValueError(f"seat {seat} is not to move in this observation")
+    actions = state.legal_actions(seat)
+    if not actions:
+        raise ValueError(f"seat {seat} has no legal move in this observation")
+    if level == "random" and config is None:
+        return actions[rng.randrange(len(actions))]
+    if len(actions) == 1:
+        return actions[0]
+    config = config or level_config(level, game.id)
+    if game.perfect_information:
+        return MCTS(game.id, config, seed=seed, clock=clock).search(state, seat)
+    return ISMCTS(game, config, seed=seed, clock=clock).search(observation, seat)
+
+
+def choose_move(
+    game_id: str,
+    observation: Mapping[str, Any],
+    seat: int,
+    *,
+    level: str = "random",
+    seed: int = 0,
+    clock: Optional[Callable[[], float]] = None,
+) -> dict[str, Any]:
+    """The bot's move for ``seat`` as a record-notation action.
+
+    ``seed`` makes the choice reproducible: without a ``clock``, the same
+    observation, level and seed always give the same move.  With a clock
+    (e.g. ``time.perf_counter``) the search also stops after
+    ``LEVELS[level]["seconds"]`` (plus at most one iteration).
+    """
+    game = get_game(game_id)
+    action = choose_action(game, observation, seat, level=level, seed=seed, clock=clock)
+    state = game.state_from_observation(observation, seat, random.Random(seed))
+    return state.action_to_json(seat, action)

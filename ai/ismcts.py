@@ -1,0 +1,217 @@
+"""Single-observer information-set MCTS (SO-ISMCTS) for hidden-information games.
+
+Cowling, Powley and Whitehouse (2012), "Information Set Monte Carlo Tree
+Search", with the decoupled handling of simultaneous moves:
+
+* **Determinization from the observation only.**  Every iteration starts
+  from ``game.state_from_observation(observation, seat, rng)``: a full state
+  dealt at random to agree with what the bot's seat sees.  The search never
+  receives the true state.
+* **Nodes keyed by what the observer knows.**  A node's children are keyed by
+  the observer's *view* of each event, not by the event: the observer's own
+  actions are seen as they are; other seats' actions and chance events are
+  seen only as far as the game reveals them.  A game may say exactly what is
+  seen with an optional ``State.action_view(observer, seat, action)``
+  (``seat`` is ``CHANCE`` for outcomes; called before the event is applied);
+  without it the key is the observer's whole observation after the event
+  (canonical JSON), which is always correct and slower.
+* **Availability.**  An action's UCB term uses how often it was *legal* when
+  its node was visited (not the node's visit count), because different
+  determinizations allow different actions (a card only some deals give).
+* **Simultaneous decisions** (sealed bids): every seat to move picks from its
+  own statistics at the node before any choice is applied, so no seat's
+  search uses another seat's commitment; the joint choice is then applied in
+  seat order and the observer sees only what the game reveals of it.
+
+Each seat's statistics hold that seat's own reward, so other seats are
+modelled as maximising their own result (max^n), from the observer's
+information.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from math import log, sqrt
+from typing import Any, Callable, Hashable, Mapping, Optional
+
+from engine.core import CHANCE, TERMINAL, Game, State
+
+from .mcts import MCTSConfig
+from .reward import terminal_reward
+from .evaluation import evaluator_for
+
+_UNSEEN = object()
+
+
+class InfoNode:
+    """A node for one information set of the observer."""
+
+    __slots__ = ("kids", "stats")
+
+    def __init__(self) -> None:
+        self.kids: dict[Hashable, InfoNode] = {}
+        # seat -> action -> [visits, total reward, times available]
+        self.stats: dict[int, dict[Hashable, list]] = {}
+
+
+class ISMCTS:
+    __slots__ = ("game", "config", "rng", "clock", "root", "iterations_done", "evaluate", "observer", "_viewer")
+
+    def __init__(
+        self,
+        game: Game,
+        config: MCTSConfig,
+        *,
+        seed: int = 0,
+        clock: Optional[Callable[[], float]] = None,
+        rng: Optional[random.Random] = None,
+    ) -> None:
+        self.game = game
+        self.config = config
+        self.rng = rng if rng is not None else random.Random(seed)
+        self.clock = clock
+        self.root: Optional[InfoNode] = None
+        self.iterations_done = 0
+        self.evaluate = evaluator_for(game.id)
+        self.observer = -1
+        self._viewer: Optional[bool] = None
+
+    def search(self, observation: Mapping[str, Any], seat: int) -> Any:
+        """The best action for ``seat`` given only its ``observation``."""
+        self.observer = seat
+        root = self.root = InfoNode()
+        config = self.config
+        clock = self.clock
+        deadline = clock() + config.seconds if clock is not None and config.seconds is not None else None
+        done = 0
+        legal: Optional[tuple] = None
+        while done < config.iterations:
+            state = self.game.state_from_observation(observation, seat, self.rng)
+            if legal is None:
+                if seat not in state.to_move():
+                    raise ValueError(f"seat {seat} is not to move in this observation")
+                legal = tuple(state.legal_actions(seat))
+            self._iterate(state, root)
+            done += 1
+            if deadline is not None and clock() >= deadline:  # type: ignore[misc]
+                break
+        self.iterations_done = done
+        assert legal is not None
+        table = root.stats.get(seat, {})
+        best = legal[0]
+        best_key = (-1, -1.0)
+        for action in legal:
+            entry = table.get(action)
+            key = (entry[0], entry[1] / entry[0] if entry[0] else 0.0) if entry else (0, 0.0)
+            if key > best_key:
+                best_key = key
+                best = action
+        return best
+
+    # ------------------------------------------------------------------
+
+    def _view(self, state: State, seat: int, action: Any) -> Any:
+        """What the observer sees of ``seat`` doing ``action`` (before it is applied)."""
+        if seat == self.observer:
+            return action
+        if self._viewer is None:
+            self._viewer = hasattr(state, "action_view")
+        if self._viewer:
+            return state.action_view(self.observer, seat, action)  # type: ignore[attr-defined]
+        return _UNSEEN
+
+    def _observation_key(self, state: State) -> str:
+        return json.dumps(state.observation(self.observer), sort_keys=True, separators=(",", ":"))
+
+    def _iterate(self, state: State, root: InfoNode) -> None:
+        rng = self.rng
+        c = self.config.exploration
+        node = root
+        path: list[tuple[InfoNode, list[tuple[int, Any]]]] = []
+        while True:
+            player = state.current_player()
+            if player == TERMINAL:
+                break
+            if player == CHANCE:
+                outcome = state.sample_chance(rng)
+                view = self._view(state, CHANCE, outcome)
+                state.apply(CHANCE, outcome)
+                key = ("chance", self._observation_key(state) if view is _UNSEEN else view)
+                child = node.kids.get(key)
+                if child is None:
+                    child = node.kids[key] = InfoNode()
+                node = child
+                continue
+            movers = (player,) if player >= 0 else state.to_move()
+            picks: list[tuple[int, Any]] = []
+            fresh = False
+            for seat in movers:
+                legal = state.legal_actions(seat)
+                table = node.stats.get(seat)
+                if table is None:
+                    table = node.stats[seat] = {}
+                untried = [a for a in legal if a not in table]
+                if untried:
+                    action = untried[rng.randrange(len(untried))]
+                    table[action] = [0, 0.0, 0]
+                    fresh = True
+                else:
+                    action = None
+                    best_value = -1.0
+                    for a in legal:
+                        entry = table[a]
+                        value = entry[1] / entry[0] + c * sqrt(log(entry[2] + 1) / entry[0])
+                        if value > best_value:
+                            best_value = value
+                            action = a
+                for a in legal:  # availability of the expanded actions
+                    entry = table.get(a)
+                    if entry is not None:
+                        entry[2] += 1
+                picks.append((seat, action))
+            # Every seat has chosen before any choice is applied.
+            views = []
+            unseen = False
+            for seat, action in picks:
+                view = self._view(state, seat, action)
+                unseen = unseen or view is _UNSEEN
+                views.append(view)
+            for seat, action in picks:
+                state.apply(seat, action)
+            key = self._observation_key(state) if unseen else tuple(views)
+            path.append((node, picks))
+            child = node.kids.get(key)
+            if child is None:
+                child = node.kids[key] = InfoNode()
+                fresh = True
+            node = child
+            if fresh:
+                break
+        reward = self._rollout(state)
+        for node, picks in path:
+            for seat, action in picks:
+                entry = node.stats[seat][action]
+                entry[0] += 1
+                entry[1] += reward[seat]
+
+    def _rollout(self, state: State) -> list[float]:
+        config = self.config
+        if config.rollout_depth is None:
+            if not state.is_terminal():
+                state.random_playout(self.rng)
+            return terminal_reward(state, config.margin_weight)
+        rng = self.rng
+        events = 0
+        while events < config.rollout_depth:
+            player = state.current_player()
+            if player == TERMINAL:
+                return terminal_reward(state, config.margin_weight)
+            if player == CHANCE:
+                state.apply(CHANCE, state.sample_chance(rng))
+                continue
+            for seat in state.to_move() if player < 0 else (player,):
+                actions = state.legal_actions(seat)
+                state.apply(seat, actions[rng.randrange(len(actions))])
+            events += 1
+        return self.evaluate(state, config.margin_weight)

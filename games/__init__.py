@@ -1,0 +1,1 @@
+"""The match service: event store, match aggregate, services, selectors and the REST API."""

@@ -1,0 +1,1 @@
+"""The REST API (DRF): thin views over games.services and games.selectors."""

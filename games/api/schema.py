@@ -1,0 +1,17 @@
+"""drf-spectacular hooks."""
+
+from __future__ import annotations
+
+
+def drop_slash_aliases(endpoints, **kwargs):  # noqa: ANN001, ANN003, ANN201
+    """Each API route is also served with/without its trailing slash (games/api/urls.py);
+    the schema lists only the spelling the API documents (the first one registered)."""
+    seen: set[tuple[str, str]] = set()
+    kept = []
+    for path, path_regex, method, callback in endpoints:
+        key = (path.rstrip("/"), method)
+        if key in seen:
+            continue
+        seen.add(key)
+        kept.append((path, path_regex, method, callback))
+    return kept

@@ -1,0 +1,42 @@
+"""Small input serializers (they also document the OpenAPI schema)."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+
+class CredentialsSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=128, write_only=True, trim_whitespace=False)
+
+
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField()
+
+
+class CreateMatchSerializer(serializers.Serializer):
+    game = serializers.CharField(help_text="a game id from /api/games/")
+    seats = serializers.ListField(
+        child=serializers.DictField(), help_text='[{"human": true} | {"bot": "<level>"}], one per seat'
+    )
+    options = serializers.DictField(required=False, default=dict)
+    # ranked play (issue 7)
+    rated = serializers.BooleanField(required=False, default=False, help_text="rated needs every seat human")
+    time_control = serializers.JSONField(required=False, help_text="'5+10', '3d' or an object; none: no clock")
+
+
+class ActionSerializer(serializers.Serializer):
+    action = serializers.JSONField(help_text="the action in the game's record notation")
+    expected_seq = serializers.IntegerField(min_value=0, help_text="the match's seq you saw")
+
+
+class SeqSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+
+
+class AnyJSONSerializer(serializers.Serializer):
+    """Schema placeholder for free-form JSON bodies documented in docs/API.md."""
+
+
+class ErrorBodySerializer(serializers.Serializer):
+    error = serializers.DictField(help_text='{"code": str, "message": str}')

@@ -1,0 +1,190 @@
+"""REST views: parse, call one service or selector, answer.  No game logic here."""
+
+from __future__ import annotations
+
+from django.contrib.auth import authenticate, get_user_model
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import IntegrityError, transaction
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import permissions, status
+from rest_framework.authtoken.models import Token
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+import ai
+from engine import all_games
+
+from .. import db, selectors, services
+from ..errors import BadRequest, Conflict
+from ..models import Match
+from ..verify import verify_match
+from .serializers import (
+    ActionSerializer,
+    CreateMatchSerializer,
+    CredentialsSerializer,
+    ErrorBodySerializer,
+    SeqSerializer,
+    TokenSerializer,
+)
+
+ERRORS = {
+    400: OpenApiResponse(ErrorBodySerializer, description="malformed or illegal input"),
+    403: OpenApiResponse(ErrorBodySerializer, description="not your seat or not your turn"),
+    404: OpenApiResponse(ErrorBodySerializer, description="no such match"),
+    409: OpenApiResponse(ErrorBodySerializer, description="stale expected_seq, seat taken, match over"),
+}
+
+
+def _valid(serializer_class, request: Request) -> dict:  # noqa: ANN001
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+class RegisterView(APIView):
+    permission_classes = [permissions.AllowAny]
+    authentication_classes: list = []
+
+    @extend_schema(request=CredentialsSerializer, responses={201: TokenSerializer, 400: ERRORS[400], 409: ERRORS[409]})
+    def post(self, request: Request) -> Response:
+        data = _valid(CredentialsSerializer, request)
+        User = get_user_model()
+        candidate = User(username=data["username"])
+        try:
+            User.username_validator(data["username"])
+            validate_password(data["password"], user=candidate)
+        except DjangoValidationError as exc:
+            raise BadRequest("; ".join(exc.messages), code="invalid_credentials") from None
+        if User.objects.filter(username__iexact=data["username"]).exists():
+            raise Conflict(f"the username {data['username']!r} is taken", code="username_taken")
+        try:
+            with transaction.atomic(using=db.alias()):
+                user = User.objects.create_user(username=data["username"], password=data["password"])
+                token = Token.objects.create(user=user)
+        except IntegrityError:
+            raise Conflict(f"the username {data['username']!r} is taken", code="username_taken") from None
+        return Response({"token": token.key}, status=status.HTTP_201_CREATED)
+
+
+class TokenView(APIView):
+    permission_classes = [permissions.AllowAny]
+    authentication_classes: list = []
+
+    @extend_schema(request=CredentialsSerializer, responses={200: TokenSerializer, 400: ERRORS[400]})
+    def post(self, request: Request) -> Response:
+        data = _valid(CredentialsSerializer, request)
+        user = authenticate(request._request, username=data["username"], password=data["password"])
+        if user is None:
+            raise BadRequest("wrong username or password", code="invalid_credentials")
+        token, _ = Token.objects.get_or_create(user=user)
+        return Response({"token": token.key})
+
+
+class GamesView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    def get(self, request: Request) -> Response:
+        games = [game.metadata() for game in all_games()]
+        bots = [{"level": level, **info} for level, info in ai.LEVELS.items()]
+        return Response({"games": games, "bot_levels": bots})
+
+
+class MatchListView(APIView):
+    @extend_schema(
+        operation_id="matches_list",
+        parameters=[
+            OpenApiParameter("status", str, enum=["waiting", "active", "finished"],
+                             description="waiting = the lobby (matches with an open seat)"),
+            OpenApiParameter("mine", bool, description="only matches you hold a seat in"),
+        ],
+        responses={200: OpenApiTypes.OBJECT, 400: ERRORS[400]},
+    )
+    def get(self, request: Request) -> Response:
+        status_filter = request.query_params.get("status") or None
+        if status_filter and status_filter not in Match.Status.values:
+            raise BadRequest(
+                f"status must be one of {', '.join(Match.Status.values)}, not {status_filter!r}", code="bad_status"
+            )
+        if request.query_params.get("mine") in {"1", "true", "yes"}:
+            qs = selectors.user_matches(request.user)
+            if status_filter:
+                qs = qs.filter(status=status_filter)
+        elif status_filter == Match.Status.WAITING:
+            qs = selectors.lobby(request.user)
+        else:
+            qs = selectors.matches(status_filter)
+        return Response({"matches": [selectors.match_summary(m, request.user) for m in qs[:100]]})
+
+    @extend_schema(request=CreateMatchSerializer, responses={201: OpenApiTypes.OBJECT, 400: ERRORS[400]})
+    def post(self, request: Request) -> Response:
+        data = _valid(CreateMatchSerializer, request)
+        match = services.create_match(
+            user=request.user, game_id=data["game"], seats=request.data.get("seats"), options=data.get("options"),
+            rated=request.data.get("rated", False), time_control=request.data.get("time_control"),  # ranked play
+        )
+        match = selectors.get_match(match.pk)
+        return Response(selectors.match_view(match, request.user), status=status.HTTP_201_CREATED)
+
+
+class MatchDetailView(APIView):
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, 404: ERRORS[404]})
+    def get(self, request: Request, match_id: int) -> Response:
+        match = selectors.get_match(match_id)
+        services.nudge_if_stalled(match)
+        return Response(selectors.match_view(match, request.user))
+
+
+class JoinView(APIView):
+    @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT, 404: ERRORS[404], 409: ERRORS[409]})
+    def post(self, request: Request, match_id: int) -> Response:
+        match = services.join_match(match_id=match_id, user=request.user)
+        match = selectors.get_match(match.pk)
+        return Response(selectors.match_view(match, request.user))
+
+
+class ActionsView(APIView):
+    @extend_schema(request=ActionSerializer, responses={201: SeqSerializer, **ERRORS})
+    def post(self, request: Request, match_id: int) -> Response:
+        selectors.get_match(match_id)  # 404 before validating the body
+        if not isinstance(request.data, dict) or "action" not in request.data:
+            raise BadRequest("the body must be {\"action\": {...}, \"expected_seq\": n}", code="malformed_action")
+        expected = request.data.get("expected_seq")
+        seq = services.submit_action(
+            match_id=match_id, user=request.user, action=request.data["action"], expected_seq=expected
+        )
+        return Response({"seq": seq}, status=status.HTTP_201_CREATED)
+
+
+class EventsView(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("after", int, description="only events with a greater seq")],
+        responses={200: OpenApiTypes.OBJECT, 400: ERRORS[400], 404: ERRORS[404]},
+    )
+    def get(self, request: Request, match_id: int) -> Response:
+        match = selectors.get_match(match_id)
+        raw = request.query_params.get("after", "0")
+        try:
+            after = int(raw)
+            if after < 0:
+                raise ValueError
+        except ValueError:
+            raise BadRequest(f"'after' must be a non-negative integer, not {raw!r}", code="bad_after") from None
+        return Response({"match": match.pk, "seq": match.seq, "events": selectors.visible_events(match, request.user, after)})
+
+
+class RecordView(APIView):
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, 404: ERRORS[404]})
+    def get(self, request: Request, match_id: int) -> Response:
+        match = selectors.get_match(match_id)
+        return Response(selectors.record(match, request.user))
+
+
+class VerifyView(APIView):
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, 404: ERRORS[404]})
+    def get(self, request: Request, match_id: int) -> Response:
+        match = selectors.get_match(match_id)
+        return Response(verify_match(match).as_json())

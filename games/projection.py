@@ -1,0 +1,86 @@
+"""The per-viewer projection: everything that leaves the server passes through here.
+
+API bodies, event listings, record exports and websocket fragments are all
+built from :func:`observation`, :func:`legal_actions` and
+:func:`project_events`.  A viewer is a seat number or ``None`` (a spectator).
+
+Hidden information: a game's ``State`` may define
+``redact_event(event, viewer_seat) -> event`` (``event`` a ``cairn-record/1``
+entry; it is called on the state just *before* that event is applied, so it
+knows whose card was dealt).  Games without it have only public events.
+An entry redacted to neither a ``player`` nor a ``chance`` entry (Mountainhome's
+declined reaction window, ``{"sealed": true}``) is left out of the viewer's
+listing and record export altogether.
+Chance outcomes are otherwise public once drawn.  The match seed is never in
+any event but the final one.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from engine import State, get_game
+
+from .aggregate import ENGINE_TYPES
+from .store import timestamp_text
+
+
+def observation(state: State, viewer: int | None) -> dict[str, Any]:
+    return state.observation(viewer)
+
+
+def legal_actions(state: State, viewer: int | None) -> list[dict[str, Any]]:
+    if viewer is None or viewer not in state.to_move():
+        return []
+    return [state.action_to_json(viewer, action) for action in state.legal_actions(viewer)]
+
+
+def has_redaction(game_id: str, players: int, options: dict[str, Any]) -> bool:
+    state_class = type(get_game(game_id).new_initial_state(players, options))
+    return callable(getattr(state_class, "redact_event", None))
+
+
+def _public(event: Any, payload: Any) -> dict[str, Any]:
+    return {
+        "seq": event.seq,
+        "type": event.type,
+        "actor": event.actor,
+        "timestamp": timestamp_text(event.timestamp),
+        "payload": payload,
+        "prev_hash": event.prev_hash,
+        "hash": event.hash,
+    }
+
+
+def project_events(
+    game_id: str, players: int, options: dict[str, Any], events: Iterable[Any], viewer: int | None, *, after: int = 0
+) -> list[dict[str, Any]]:
+    """The events with ``seq > after`` as ``viewer`` may see them.
+
+    ``events`` must start at seq 1 when the game redacts (the replay needs
+    every earlier event); otherwise any suffix will do.
+    """
+    if not has_redaction(game_id, players, options):
+        return [_public(event, event.payload) for event in events if event.seq > after]
+    state = get_game(game_id).new_initial_state(players, options)
+    visible = []
+    for event in events:
+        payload = event.payload
+        if event.type in ENGINE_TYPES:
+            shown = state.redact_event(payload, viewer)  # type: ignore[attr-defined]
+            state.apply_event(payload)
+            if "player" not in shown and "chance" not in shown:
+                continue  # a declined hidden window (Mountainhome §10.5): others see nothing at all
+        else:
+            shown = payload
+        if event.seq > after:
+            item = _public(event, shown)
+            if shown != payload:
+                item["redacted"] = True
+            visible.append(item)
+    return visible
+
+
+def record_events(projected: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The ``cairn-record/1`` entries among projected events."""
+    return [item["payload"] for item in projected if item["type"] in ENGINE_TYPES]

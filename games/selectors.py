@@ -1,0 +1,194 @@
+"""Reads: matches, state and per-viewer views.  No writes here.
+
+``match_view(match, user)`` is exactly the body of ``GET /api/matches/{id}/``;
+the pages render the same dict.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet
+
+from engine import State, get_game
+from engine.record import make_record
+
+from . import projection
+from .aggregate import MatchAggregate
+from .errors import NotFound
+from .models import Event, Match, Seat
+from .store import load_fold_rows, load_rows
+
+
+def get_match(match_id: Any) -> Match:
+    try:
+        return Match.objects.prefetch_related(_seats_prefetch()).get(pk=int(match_id))
+    except (Match.DoesNotExist, TypeError, ValueError):
+        raise NotFound(f"no match {match_id}", code="match_not_found") from None
+
+
+def get_match_for_write(match_id: Any) -> tuple[Match, list[Seat]]:
+    """The match and its seats in one query (the write path)."""
+    try:
+        seats = list(Seat.objects.select_related("match", "user").filter(match_id=int(match_id)).order_by("index"))
+    except (TypeError, ValueError):
+        seats = []
+    if not seats:
+        raise NotFound(f"no match {match_id}", code="match_not_found")
+    match = seats[0].match
+    for seat in seats:
+        seat.match = match
+    return match, seats
+
+
+def _seats_prefetch() -> Prefetch:
+    return Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index"))
+
+
+def seats_of(match: Match) -> list[Seat]:
+    return sorted(match.seats.all(), key=lambda seat: seat.index)
+
+
+def seat_of(match: Match, user: Any) -> int | None:
+    """The seat ``user`` holds in ``match``, or None (spectator, anonymous)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    for seat in seats_of(match):
+        if seat.user_id == user.pk:
+            return seat.index
+    return None
+
+
+def load_events(match: Match) -> list[Event]:
+    return load_rows(match.pk)
+
+
+def load_aggregate(match: Match, events: list[Any] | None = None) -> MatchAggregate:
+    """The match rebuilt from its events: the only source of its state."""
+    rows = load_fold_rows(match.pk) if events is None else events
+    return MatchAggregate.replay(match.pk, match.game_id, match.players, match.options, rows)
+
+
+def load_state(match: Match) -> State:
+    return load_aggregate(match).state
+
+
+def seat_json(seat: Seat) -> dict[str, Any]:
+    return {
+        "seat": seat.index,
+        "kind": "bot" if seat.is_bot else "human",
+        "user": seat.user.username if seat.user_id else None,
+        "bot": seat.bot_level or None,
+        "open": seat.is_open,
+    }
+
+
+def match_summary(match: Match, user: Any = None) -> dict[str, Any]:
+    """A short description for lists (the lobby, a user's matches)."""
+    game = get_game(match.game_id)
+    seats = seats_of(match)
+    return {
+        "id": match.pk,
+        "game": match.game_id,
+        "game_name": game.name,
+        "status": match.status,
+        "seq": match.seq,
+        "players": match.players,
+        "options": match.options,
+        "seats": [seat_json(seat) for seat in seats],
+        "open_seats": sum(1 for seat in seats if seat.is_open),
+        "to_move": list(match.to_move),
+        "my_seat": seat_of(match, user),
+        "created_by": match.created_by.username if match.created_by_id else None,
+        "created_at": match.created_at.isoformat(),
+        "updated_at": match.updated_at.isoformat(),
+        "result": match.result,
+    }
+
+
+def match_view(match: Match, user: Any, *, aggregate: MatchAggregate | None = None) -> dict[str, Any]:
+    """Everything ``user`` may see of ``match``: the body of GET /api/matches/{id}/.
+
+    Status, seq, state and result all come from one read of the events (the
+    aggregate), never from the match row, so they always agree with each
+    other even while another process appends.
+    """
+    if aggregate is None:
+        aggregate = load_aggregate(match)
+    state = aggregate.state
+    viewer = seat_of(match, user)
+    game = get_game(match.game_id)
+    status = aggregate.status
+    finished = status == Match.Status.FINISHED
+    return {
+        "id": match.pk,
+        "game": match.game_id,
+        "game_name": game.name,
+        "status": status,
+        "seq": aggregate.seq,
+        "players": match.players,
+        "options": match.options,
+        "seats": [seat_json(seat) for seat in seats_of(match)],
+        "to_move": list(state.to_move()) if status == Match.Status.ACTIVE else [],
+        "my_seat": viewer,
+        "view": projection.observation(state, viewer),
+        "legal_actions": projection.legal_actions(state, viewer) if status == Match.Status.ACTIVE else [],
+        "result": aggregate.result if finished else None,
+        "commitment": match.commitment,
+        "seed": match.seed if finished else None,
+        "created_by": match.created_by.username if match.created_by_id else None,
+        "created_at": match.created_at.isoformat(),
+        "updated_at": match.updated_at.isoformat(),
+    }
+
+
+def visible_events(match: Match, user: Any, after: int = 0) -> list[dict[str, Any]]:
+    """The events after ``after`` that ``user`` may see, oldest first."""
+    viewer = seat_of(match, user)
+    redacts = projection.has_redaction(match.game_id, match.players, match.options)
+    rows = load_rows(match.pk, after=0 if redacts else after)
+    return projection.project_events(match.game_id, match.players, match.options, rows, viewer, after=after)
+
+
+def record(match: Match, user: Any) -> dict[str, Any]:
+    """The match as a ``cairn-record/1`` (as ``user`` may see it), with the fairness data."""
+    events = visible_events(match, user)
+    finished = match.status == Match.Status.FINISHED
+    return make_record(
+        match.game_id,
+        match.players,
+        match.options,
+        projection.record_events(events),
+        match=match.pk,
+        status=match.status,
+        seats=[seat_json(seat) for seat in seats_of(match)],
+        commitment=match.commitment,
+        seed=match.seed if finished else None,
+        result=match.result if finished else None,
+    )
+
+
+def _matches() -> QuerySet[Match]:
+    return Match.objects.select_related("created_by").prefetch_related(_seats_prefetch())
+
+
+def lobby(user: Any = None) -> QuerySet[Match]:
+    """Waiting matches that still have an open seat, newest first."""
+    open_seat = Seat.objects.filter(match=OuterRef("pk"), user__isnull=True, bot_level="")
+    return _matches().filter(status=Match.Status.WAITING).filter(Exists(open_seat)).order_by("-created_at")
+
+
+def user_matches(user: Any) -> QuerySet[Match]:
+    """The matches ``user`` holds a seat in, most recently active first."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return Match.objects.none()
+    mine = Seat.objects.filter(match=OuterRef("pk"), user=user)
+    return _matches().filter(Exists(mine)).order_by("-updated_at", "-id")
+
+
+def matches(status: str | None = None) -> QuerySet[Match]:
+    qs = _matches().order_by("-updated_at", "-id")
+    if status:
+        qs = qs.filter(status=status)
+    return qs
+

@@ -1,0 +1,433 @@
+"""Writes: create, join, act, bot turns.  Every service owns its transaction.
+
+Each command follows load -> decide -> save: the match's events are loaded
+and folded into a :class:`~games.aggregate.MatchAggregate`, the aggregate
+decides the new events, and :func:`games.store.append` stores them against
+the ``seq`` they were decided on.  The unique ``(match, seq)`` constraint turns
+a race into :class:`~games.errors.Conflict`; nothing is held in memory between
+requests, so any number of processes can serve the same match.
+
+Side effects (websocket notification, bot tasks) run only after commit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import secrets
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+import ai
+from engine import OptionError, get_game
+from engine.fair import commitment as seed_commitment
+
+from . import db, notify, projection, selectors, store
+from .aggregate import MatchAggregate
+from .errors import BadRequest, Conflict, Forbidden, NotFound
+from .models import Match, Seat
+
+logger = logging.getLogger(__name__)
+
+MAX_JOIN_ATTEMPTS = 5
+
+# Ranked play (issue 7): callables ``hook(match, aggregate, seats, rows)`` run inside the saving
+# transaction after every append (games.ranking registers its rating and clock hooks here).
+AFTER_SAVE_HOOKS: list[Any] = []
+
+
+def user_actor(user: Any) -> str:
+    return f"user:{user.pk}"
+
+
+def bot_actor(level: str) -> str:
+    return f"bot:{level}"
+
+
+def bot_seed(match_id: int, seq: int) -> int:
+    """The seed a bot uses for its move at ``seq``: reproducible, different per move."""
+    digest = hashlib.sha256(f"cairn-bot:{match_id}:{seq}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def _require_user(user: Any) -> None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise Forbidden("log in first", code="not_authenticated")
+
+
+# ---------------------------------------------------------------------- saving
+
+
+def _save(match: Match, aggregate: MatchAggregate, seats: list[Seat], *, expected_seq: int, prev_hash: str) -> None:
+    """Append the aggregate's pending events and refresh the match's derived columns."""
+    rows = store.append(match, aggregate.pending, expected_seq=expected_seq, prev_hash=prev_hash)
+    aggregate.last_hash = rows[-1].hash if rows else prev_hash
+    state = aggregate.state
+    to_move = list(state.to_move()) if aggregate.started and not aggregate.finished else []
+    bots = {seat.index for seat in seats if seat.is_bot}
+    bot_to_move = any(seat in bots for seat in to_move)
+    now = timezone.now()
+    fields = {
+        "seq": aggregate.seq,
+        "last_hash": aggregate.last_hash,
+        "status": aggregate.status,
+        "to_move": to_move,
+        "bot_to_move": bot_to_move,
+        "result": aggregate.result,
+        "ending": aggregate.ending,
+        "updated_at": now,
+    }
+    updated = Match.objects.filter(pk=match.pk, seq=expected_seq).update(**fields)
+    if updated != 1:  # belt and braces: the event insert already guards the race
+        raise Conflict(f"match {match.pk} moved on; reload and try again", code="stale_seq")
+    for name, value in fields.items():
+        setattr(match, name, value)
+    aggregate.pending = []
+    for hook in AFTER_SAVE_HOOKS:  # ranked play: ratings, clocks (same transaction)
+        hook(match, aggregate, seats, rows)
+    notify.on_commit(match.pk, match.seq)
+    if bot_to_move:
+        _queue_bot_turn_on_commit(match.pk, match.seq)
+
+
+def _queue_bot_turn_on_commit(match_id: int, seq: int) -> None:
+    def queue() -> None:
+        from .tasks import play_bot_turn
+
+        try:
+            play_bot_turn.apply_async((match_id, seq), retry=True, retry_policy={"max_retries": 3})
+        except Exception:  # the recovery task re-queues stalled bot turns
+            logger.exception("could not queue the bot turn of match %s at seq %s", match_id, seq)
+
+    transaction.on_commit(queue, using=db.alias())
+
+
+# ---------------------------------------------------------------------- create / join
+
+
+def _parse_seats(seats: Any) -> list[dict[str, Any]]:
+    if not isinstance(seats, list) or not seats:
+        raise BadRequest("'seats' must be a non-empty list of {\"human\": true} or {\"bot\": LEVEL}", code="bad_seats")
+    parsed = []
+    for index, seat in enumerate(seats):
+        if isinstance(seat, dict) and set(seat) == {"human"} and seat["human"] is True:
+            parsed.append({"human": True})
+        elif isinstance(seat, dict) and set(seat) == {"bot"} and isinstance(seat["bot"], str):
+            if seat["bot"] not in ai.LEVELS:
+                raise BadRequest(
+                    f"seat {index}: unknown bot level {seat['bot']!r}; known levels: {', '.join(ai.LEVELS)}",
+                    code="bad_seats",
+                )
+            parsed.append({"bot": seat["bot"]})
+        else:
+            raise BadRequest(
+                f"seat {index} must be {{\"human\": true}} or {{\"bot\": LEVEL}}, not {seat!r}", code="bad_seats"
+            )
+    if not any("human" in seat for seat in parsed):
+        raise BadRequest("at least one seat must be human: the creator takes the first one", code="bad_seats")
+    return parsed
+
+
+def create_match(
+    *, user: Any, game_id: str, seats: list[dict], options: dict | None = None,
+    rated: bool = False, time_control: Any = None,
+) -> Match:
+    """Create a match; the creator takes the first human seat.  It starts once every seat is filled.
+
+    Ranked play: ``rated`` needs every seat human (one account per seat is a constraint);
+    ``time_control`` is checked by :func:`games.ranking.clocks.normalize_time_control`.
+    """
+    _require_user(user)
+    try:
+        game = get_game(game_id) if isinstance(game_id, str) else None
+    except KeyError:
+        game = None
+    if game is None:
+        raise BadRequest(f"unknown game {game_id!r}", code="unknown_game")
+    parsed = _parse_seats(seats)
+    try:
+        players = game.check_players(len(parsed))
+        if options is not None and not isinstance(options, dict):
+            raise OptionError(f"'options' must be an object, not {options!r}")
+        normalized = game.normalize_options(options)
+    except OptionError as exc:
+        raise BadRequest(str(exc), code="bad_options") from None
+
+    from .ranking.clocks import normalize_time_control
+
+    time_control = normalize_time_control(time_control)
+    if rated is not False and rated is not True:
+        raise BadRequest(f"'rated' must be true or false, not {rated!r}", code="bad_rated")
+    if rated and any("bot" in seat for seat in parsed):
+        raise BadRequest("a rated match has only human seats: bots are never rated", code="bad_seats")
+    seed = secrets.token_bytes(32)
+    creator_seat = next(i for i, seat in enumerate(parsed) if "human" in seat)
+    with store.appending():
+        match = Match.objects.create(
+            game_id=game.id,
+            players=players,
+            options=normalized,
+            seed=seed.hex(),
+            commitment=seed_commitment(seed),
+            created_by=user,
+            rated=rated,
+            time_control=time_control,
+        )
+        seat_rows = [
+            Seat(
+                match=match,
+                index=i,
+                user=user if i == creator_seat else None,
+                bot_level=seat.get("bot", ""),
+            )
+            for i, seat in enumerate(parsed)
+        ]
+        Seat.objects.bulk_create(seat_rows)
+        aggregate = MatchAggregate(match.pk, game.id, players, normalized)
+        aggregate.create(
+            {
+                "game": game.id,
+                "players": players,
+                "options": normalized,
+                "commitment": match.commitment,
+                "seats": [
+                    {"bot": seat.bot_level} if seat.is_bot else {"human": True, "user": seat.user_id}
+                    for seat in seat_rows
+                ],
+                **({"rated": rated, "time_control": time_control} if rated or time_control else {}),
+            },
+            user_actor(user),
+        )
+        if not any(seat.is_open for seat in seat_rows):
+            aggregate.start(seed)
+        _save(match, aggregate, seat_rows, expected_seq=0, prev_hash=store.GENESIS_HASH)
+    return match
+
+
+def join_match(*, match_id: Any, user: Any) -> Match:
+    """Take the first open seat of a waiting match; the match starts when the last seat fills."""
+    _require_user(user)
+    for attempt in range(MAX_JOIN_ATTEMPTS):
+        try:
+            return _join_once(match_id, user)
+        except Conflict as exc:  # someone else joined at the same moment: look again
+            if exc.code != "stale_seq" or attempt == MAX_JOIN_ATTEMPTS - 1:
+                raise
+    raise AssertionError("unreachable")
+
+
+def _join_once(match_id: Any, user: Any) -> Match:
+    with store.appending(match_id):
+        match, seats = selectors.get_match_for_write(match_id)
+        if any(seat.user_id == user.pk for seat in seats):
+            raise Conflict(f"you already hold a seat in match {match.pk}", code="already_seated")
+        if match.status != Match.Status.WAITING:
+            raise Conflict(f"match {match.pk} is {match.status}: no seat is open", code="match_started")
+        open_seats = [seat for seat in seats if seat.is_open]
+        if not open_seats:
+            raise Conflict(f"match {match.pk} has no open seat", code="match_full")
+        seat = open_seats[0]
+        aggregate = selectors.load_aggregate(match)
+        expected_seq, prev_hash = aggregate.seq, aggregate.last_hash
+        aggregate.join(seat.index, user.pk, user_actor(user))
+        if Seat.objects.filter(pk=seat.pk, user__isnull=True).update(user=user) != 1:
+            raise Conflict(f"seat {seat.index} of match {match.pk} was just taken", code="stale_seq")
+        seat.user = user
+        seat.user_id = user.pk
+        if len(open_seats) == 1:
+            aggregate.start(bytes.fromhex(match.seed))
+        _save(match, aggregate, seats, expected_seq=expected_seq, prev_hash=prev_hash)
+    return match
+
+
+# ---------------------------------------------------------------------- actions
+
+
+def _check_expected_seq(expected_seq: Any) -> int:
+    if type(expected_seq) is not int or expected_seq < 0:
+        raise BadRequest(f"'expected_seq' must be a non-negative integer, not {expected_seq!r}", code="bad_expected_seq")
+    return expected_seq
+
+
+def _act(match_id: Any, *, seat_for: Any, action: Any, expected_seq: int, actor: str) -> int:
+    with store.appending(match_id):
+        match, seats = selectors.get_match_for_write(match_id)
+        if match.status == Match.Status.FINISHED:
+            raise Conflict(f"match {match.pk} has ended", code="match_finished")
+        if match.status == Match.Status.WAITING:
+            raise Conflict(f"match {match.pk} has not started: seats are still open", code="match_not_started")
+        if expected_seq != match.seq:
+            raise Conflict(
+                f"stale expected_seq {expected_seq}: match {match.pk} is at seq {match.seq}; reload and try again",
+                code="stale_seq",
+            )
+        aggregate = selectors.load_aggregate(match)
+        if aggregate.seq != expected_seq:
+            raise Conflict(
+                f"stale expected_seq {expected_seq}: match {match.pk} is at seq {aggregate.seq}", code="stale_seq"
+            )
+        seat = seat_for(aggregate, seats)
+        prev_hash = aggregate.last_hash
+        aggregate.act(seat, action, bytes.fromhex(match.seed), actor)
+        _save(match, aggregate, seats, expected_seq=expected_seq, prev_hash=prev_hash)
+        return match.seq
+
+
+def submit_action(*, match_id: Any, user: Any, action: Any, expected_seq: Any) -> int:
+    """Play ``action`` (record notation) for ``user``'s seat; the new last ``seq``.
+
+    400 for an illegal or malformed action, 403 when ``user`` holds no seat or
+    it is not their turn, 404 for an unknown match, 409 for a stale
+    ``expected_seq`` (or a match that is over or not started).
+    """
+    _require_user(user)
+    expected = _check_expected_seq(expected_seq)
+
+    def seat_for(aggregate: MatchAggregate, seats: list[Seat]) -> int:
+        mine = [seat.index for seat in seats if seat.user_id == user.pk]
+        if not mine:
+            raise Forbidden(f"you hold no seat in match {aggregate.match_id}", code="not_a_player")
+        to_move = aggregate.state.to_move()
+        for index in mine:
+            if index in to_move:
+                return index
+        movers = " or ".join(f"seat {s}" for s in to_move) or "nobody"
+        raise Forbidden(f"not your turn: it is {movers} to move, and you hold seat {mine[0]}", code="not_your_turn")
+
+    return _act(match_id, seat_for=seat_for, action=action, expected_seq=expected, actor=user_actor(user))
+
+
+# ---------------------------------------------------------------------- ranked play: endings (issue 7)
+
+
+def command(match_id: Any, decide: Any, *, expected_seq: int | None = None) -> Match:
+    """Load -> ``decide(match, aggregate, seats)`` -> save, for the match-level commands.
+
+    Seats that the decision handed to a bot (``seat_replaced``) are updated in
+    the same transaction, so the bot-turn machinery plays them from then on.
+    """
+    with store.appending(match_id):
+        match, seats = selectors.get_match_for_write(match_id)
+        aggregate = selectors.load_aggregate(match)
+        if expected_seq is not None and aggregate.seq != expected_seq:
+            raise store.stale(match_id)
+        before, prev_hash = aggregate.seq, aggregate.last_hash
+        decide(match, aggregate, seats)
+        if not aggregate.pending:
+            return match
+        for seat in seats:
+            level = aggregate.replaced.get(seat.index)
+            if level and not seat.replaced:
+                Seat.objects.filter(pk=seat.pk).update(bot_level=level, replaced=True)
+                seat.bot_level, seat.replaced = level, True
+        _save(match, aggregate, seats, expected_seq=before, prev_hash=prev_hash)
+    return match
+
+
+def _own_seat(aggregate: MatchAggregate, seats: list[Seat], user: Any) -> int:
+    mine = [seat.index for seat in seats if seat.user_id == user.pk and seat.index not in aggregate.replaced]
+    if not mine:
+        raise Forbidden(f"you hold no seat in match {aggregate.match_id}", code="not_a_player")
+    return mine[0]
+
+
+def resign(*, match_id: Any, user: Any) -> Match:
+    """Resign: 2 players, the opponent wins; 3-4, a bot takes the seat and it ranks last."""
+    _require_user(user)
+
+    def decide(match: Match, aggregate: MatchAggregate, seats: list[Seat]) -> None:
+        seat = _own_seat(aggregate, seats, user)
+        aggregate.resign(seat, bytes.fromhex(match.seed), user_actor(user), bot=settings.CAIRN_REPLACEMENT_BOT)
+
+    return command(match_id, decide)
+
+
+def abort(*, match_id: Any, user: Any) -> Match:
+    """Abort before every player has moved once: no result, no rating change."""
+    _require_user(user)
+
+    def decide(match: Match, aggregate: MatchAggregate, seats: list[Seat]) -> None:
+        seat = _own_seat(aggregate, seats, user)
+        aggregate.abort(seat, bytes.fromhex(match.seed), user_actor(user), reason="player")
+
+    return command(match_id, decide)
+
+
+# ---------------------------------------------------------------------- bots
+
+
+def play_bot_turn(*, match_id: int, seq: int) -> str:
+    """Play the move of the bot seat to move at ``seq``, if it still is.
+
+    Returns what happened: ``played``, ``stale`` (the match moved on: another
+    copy of this task, or a retry, already played), ``not_bot`` or ``missing``.
+    Safe to run any number of times: the append names ``seq``.
+    """
+    try:
+        match, seats = selectors.get_match_for_write(match_id)
+    except NotFound:
+        return "missing"
+    if match.status != Match.Status.ACTIVE or match.seq != seq:
+        return "stale"
+    aggregate = selectors.load_aggregate(match)
+    if aggregate.seq != seq:
+        return "stale"
+    state = aggregate.state
+    bot_seats = [seat for seat in seats if seat.is_bot and seat.index in state.to_move()]
+    if not bot_seats:
+        return "not_bot"
+    seat = bot_seats[0]
+    # The bot gets its seat's observation only: never the state, never the seed.
+    observation = projection.observation(state, seat.index)
+    move = ai.choose_move(match.game_id, observation, seat.index, level=seat.bot_level, seed=bot_seed(match.pk, seq))
+
+    def seat_for(aggregate: MatchAggregate, seats: list[Seat]) -> int:
+        return seat.index
+
+    try:
+        _act(match_id, seat_for=seat_for, action=move, expected_seq=seq, actor=bot_actor(seat.bot_level))
+    except Conflict:
+        return "stale"
+    return "played"
+
+
+def stalled_bot_matches(*, older_than: timedelta | None = None) -> list[tuple[int, int]]:
+    """(match, seq) of active matches waiting on a bot for longer than ``older_than``."""
+    if older_than is None:
+        older_than = timedelta(seconds=settings.CAIRN_BOT_STALL_SECONDS)
+    cutoff = timezone.now() - older_than
+    return list(
+        Match.objects.filter(status=Match.Status.ACTIVE, bot_to_move=True, updated_at__lt=cutoff)
+        .order_by("updated_at")
+        .values_list("pk", "seq")[:500]
+    )
+
+
+def requeue_stalled_bot_turns(*, older_than: timedelta | None = None) -> int:
+    """Queue a bot task for every stalled match (a lost task, a dead worker); how many."""
+    from .tasks import play_bot_turn
+
+    stalled = stalled_bot_matches(older_than=older_than)
+    for match_id, seq in stalled:
+        play_bot_turn.delay(match_id, seq)
+    return len(stalled)
+
+
+def nudge_if_stalled(match: Match) -> bool:
+    """On a match load: re-queue its bot turn if it has waited too long.  True if queued."""
+    if match.status != Match.Status.ACTIVE or not match.bot_to_move:
+        return False
+    if match.updated_at > timezone.now() - timedelta(seconds=settings.CAIRN_BOT_STALL_SECONDS):
+        return False
+    from .tasks import play_bot_turn
+
+    try:
+        play_bot_turn.delay(match.pk, match.seq)
+    except Exception:
+        logger.exception("could not re-queue the bot turn of match %s", match.pk)
+        return False
+    return True

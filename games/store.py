@@ -1,0 +1,141 @@
+"""The event store: canonical JSON, the hash chain and the optimistic append.
+
+An event's hash is ``SHA-256(prev_hash + canonical_json(body))`` (hex), where
+``body`` is ``{"match", "seq", "type", "payload", "actor", "timestamp"}`` and
+canonical JSON has sorted keys, no spaces and UTF-8 text.  The first event's
+``prev_hash`` is 64 zeros.  Anyone holding the events can recompute the chain
+(see :mod:`games.verify`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from datetime import datetime, timezone as dt_timezone
+from contextlib import contextmanager
+from typing import Any, Iterable, Iterator, NamedTuple
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from . import db
+from .errors import Conflict
+from .models import Event, Match
+
+GENESIS_HASH = "0" * 64
+
+
+def canonical_json(obj: Any) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def timestamp_text(moment: datetime) -> str:
+    return moment.astimezone(dt_timezone.utc).isoformat(timespec="microseconds")
+
+
+def event_body(match_id: int, seq: int, type_: str, payload: Any, actor: str, timestamp: datetime) -> dict[str, Any]:
+    return {
+        "match": match_id,
+        "seq": seq,
+        "type": type_,
+        "payload": payload,
+        "actor": actor,
+        "timestamp": timestamp_text(timestamp),
+    }
+
+
+def event_hash(prev_hash: str, body: dict[str, Any]) -> str:
+    return hashlib.sha256((prev_hash + canonical_json(body)).encode("utf-8")).hexdigest()
+
+
+def row_hash(event: Event) -> str:
+    """The hash an event row should carry, recomputed from its columns."""
+    return event_hash(
+        event.prev_hash,
+        event_body(event.match_id, event.seq, event.type, event.payload, event.actor, event.timestamp),
+    )
+
+
+@dataclass(frozen=True)
+class PendingEvent:
+    """An event decided by the aggregate, not yet stored."""
+
+    seq: int
+    type: str
+    payload: dict[str, Any]
+    actor: str
+
+
+def append(match: Match, pending: Iterable[PendingEvent], *, expected_seq: int, prev_hash: str) -> list[Event]:
+    """Store events ``expected_seq + 1 ...`` after the one whose hash is ``prev_hash``.
+
+    Must run inside :func:`appending`: a clash on ``(match, seq)`` (somebody
+    else appended first) raises ``IntegrityError`` here, which rolls the whole
+    transaction back and comes out of :func:`appending` as :class:`Conflict`.
+    Nothing is stored then.
+    """
+    rows: list[Event] = []
+    seq = expected_seq
+    now = timezone.now()
+    for event in pending:
+        seq += 1
+        if event.seq != seq:
+            raise AssertionError(f"pending event seq {event.seq} where {seq} was expected")
+        body = event_body(match.pk, seq, event.type, event.payload, event.actor, now)
+        digest = event_hash(prev_hash, body)
+        rows.append(
+            Event(
+                match_id=match.pk,
+                seq=seq,
+                type=event.type,
+                payload=event.payload,
+                actor=event.actor,
+                timestamp=now,
+                prev_hash=prev_hash,
+                hash=digest,
+            )
+        )
+        prev_hash = digest
+    if rows:
+        Event.objects.bulk_create(rows)
+    return rows
+
+
+def stale(match_id: Any) -> Conflict:
+    return Conflict(f"match {match_id} moved on: another event was appended first; reload and try again", code="stale_seq")
+
+
+@contextmanager
+def appending(match_id: Any = None) -> Iterator[None]:
+    """A transaction for appends: a clash on ``(match, seq)`` becomes :class:`Conflict`.
+
+    The unique constraint is checked at the insert; PostgreSQL then aborts the
+    whole transaction, so the error is converted once it has rolled back.
+    """
+    try:
+        with transaction.atomic(using=db.alias()):
+            yield
+    except IntegrityError as exc:
+        if "event_unique_match_seq" in str(exc) or "games_event.match_id, games_event.seq" in str(exc):
+            raise stale(match_id) from None
+        raise
+
+
+class EventRow(NamedTuple):
+    seq: int
+    type: str
+    payload: Any
+    hash: str
+
+
+def load_rows(match_id: int, *, after: int = 0) -> list[Event]:
+    return list(Event.objects.filter(match_id=match_id, seq__gt=after).order_by("seq"))
+
+
+def load_fold_rows(match_id: int) -> list[EventRow]:
+    """Only what a fold needs (no model instances): the fast path of every command."""
+    return [
+        EventRow(*row)
+        for row in Event.objects.filter(match_id=match_id).order_by("seq").values_list("seq", "type", "payload", "hash")
+    ]

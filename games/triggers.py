@@ -1,0 +1,74 @@
+"""The triggers that make the events table append-only, per database vendor.
+
+Used by the migration that installs them; tests that must edit an event
+"behind the database's back" (to prove that verification notices) remove them
+with :func:`uninstall` and put them back with :func:`install`.
+
+PostgreSQL: row-level BEFORE UPDATE / BEFORE DELETE triggers raising an
+exception.  (TRUNCATE, a table-level operation used only by test tear-down,
+is not refused.)  SQLite: BEFORE UPDATE / BEFORE DELETE triggers calling
+``RAISE(ABORT, ...)``.
+"""
+
+from __future__ import annotations
+
+TABLE = "games_event"
+MESSAGE = "games_event is append-only"
+
+POSTGRES_INSTALL = [
+    f"""
+    CREATE OR REPLACE FUNCTION games_event_append_only() RETURNS trigger AS $$
+    BEGIN
+        RAISE EXCEPTION '{MESSAGE}: % refused', TG_OP USING ERRCODE = 'restrict_violation';
+    END;
+    $$ LANGUAGE plpgsql;
+    """,
+    f"""
+    CREATE TRIGGER games_event_no_update BEFORE UPDATE ON {TABLE}
+    FOR EACH ROW EXECUTE FUNCTION games_event_append_only();
+    """,
+    f"""
+    CREATE TRIGGER games_event_no_delete BEFORE DELETE ON {TABLE}
+    FOR EACH ROW EXECUTE FUNCTION games_event_append_only();
+    """,
+]
+POSTGRES_UNINSTALL = [
+    f"DROP TRIGGER IF EXISTS games_event_no_update ON {TABLE};",
+    f"DROP TRIGGER IF EXISTS games_event_no_delete ON {TABLE};",
+    "DROP FUNCTION IF EXISTS games_event_append_only();",
+]
+
+SQLITE_INSTALL = [
+    f"""
+    CREATE TRIGGER games_event_no_update BEFORE UPDATE ON {TABLE}
+    BEGIN SELECT RAISE(ABORT, '{MESSAGE}: UPDATE refused'); END;
+    """,
+    f"""
+    CREATE TRIGGER games_event_no_delete BEFORE DELETE ON {TABLE}
+    BEGIN SELECT RAISE(ABORT, '{MESSAGE}: DELETE refused'); END;
+    """,
+]
+SQLITE_UNINSTALL = [
+    "DROP TRIGGER IF EXISTS games_event_no_update;",
+    "DROP TRIGGER IF EXISTS games_event_no_delete;",
+]
+
+
+def _statements(vendor: str, install: bool) -> list[str]:
+    if vendor == "postgresql":
+        return POSTGRES_INSTALL if install else POSTGRES_UNINSTALL
+    if vendor == "sqlite":
+        return SQLITE_INSTALL if install else SQLITE_UNINSTALL
+    raise NotImplementedError(f"no append-only triggers for the {vendor} backend; use PostgreSQL or SQLite")
+
+
+def install(connection) -> None:  # noqa: ANN001
+    with connection.cursor() as cursor:
+        for sql in _statements(connection.vendor, True):
+            cursor.execute(sql)
+
+
+def uninstall(connection) -> None:  # noqa: ANN001
+    with connection.cursor() as cursor:
+        for sql in _statements(connection.vendor, False):
+            cursor.execute(sql)

@@ -1,0 +1,218 @@
+"""Verification of a stored match: names the first ``seq`` that fails.
+
+Checked, event by event in ``seq`` order:
+
+1. ``seq`` runs 1, 2, 3 ... with no gap;
+2. the hash chain: each ``prev_hash`` is the previous event's ``hash`` (64
+   zeros for the first) and each ``hash`` is SHA-256(prev_hash + canonical
+   JSON of the event), recomputed from the stored columns;
+3. the seed matches the commitment: SHA-256(seed) equals the match's public
+   commitment, which the ``created`` event also carries, and the seed revealed
+   in the ``finished`` event is that seed;
+4. every chance outcome equals the one drawn from (seed, seq) with
+   ``engine.fair.chance_rng``;
+5. every action is legal on replay (the engine's checked path);
+6. the result stored in the ``finished`` event and on the match equals the
+   replayed one, and a terminal state has exactly one ``finished`` event, last.
+
+Ranked play (issue 7) adds match-level endings, checked the same way
+(``endings``): the rated flag and time control of the ``created`` event are
+the match's; a ``resigned`` / ``timed_out`` seat is a live seat of a running
+match; a ``timed_out`` event comes at or after that seat's deadline on the
+clocks rebuilt from the event times; ``seat_replaced`` follows that seat's
+forfeit and a replaced seat's later actions are the bot's; ``aborted`` comes
+before every seat has moved once; and the final event's result is the
+forfeit ranking (or none for an abort).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import EngineError, get_game
+from engine.fair import chance_rng, commitment
+
+from .aggregate import result_of
+from .models import Match
+from .store import GENESIS_HASH, load_rows, row_hash
+
+
+@dataclass
+class Verdict:
+    match: int
+    ok: bool = True
+    failed_seq: int | None = None
+    check: str | None = None
+    message: str = ""
+    events: int = 0
+    checks: list[str] = field(default_factory=lambda: [
+        "seq", "hash_chain", "seed_commitment", "chance_outcomes", "legality", "result", "endings",
+    ])
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "match": self.match,
+            "ok": self.ok,
+            "failed_seq": self.failed_seq,
+            "check": self.check,
+            "message": self.message or ("all checks passed" if self.ok else ""),
+            "events": self.events,
+            "checks": self.checks,
+        }
+
+
+class _Failure(Exception):
+    def __init__(self, seq: int | None, check: str, message: str) -> None:
+        super().__init__(message)
+        self.seq, self.check, self.message = seq, check, message
+
+
+def verify_match(match: Match) -> Verdict:
+    verdict = Verdict(match=match.pk)
+    try:
+        verdict.events = _verify(match)
+    except _Failure as failure:
+        verdict.ok = False
+        verdict.failed_seq = failure.seq
+        verdict.check = failure.check
+        verdict.message = f"seq {failure.seq}: {failure.message}" if failure.seq else failure.message
+    return verdict
+
+
+def _verify(match: Match) -> int:
+    rows = load_rows(match.pk)
+    try:
+        seed = bytes.fromhex(match.seed)
+    except ValueError:
+        raise _Failure(None, "seed_commitment", "the stored seed is not hex") from None
+    seed_ok = commitment(seed) == match.commitment
+    game = get_game(match.game_id)
+    state = game.new_initial_state(match.players, match.options)
+    prev_hash = GENESIS_HASH
+    finished_at = None
+    # ranked play: forfeits, replaced seats, who has moved, aborts, clocks
+    from .ranking.clocks import ClockFold
+
+    forfeits: list[int] = []
+    replaced: set[int] = set()
+    moved: set[int] = set()
+    aborted = False
+    clock = ClockFold(match.time_control, match.players) if match.time_control else None
+    for expected_seq, row in enumerate(rows, start=1):
+        seq = row.seq
+        if seq != expected_seq:
+            raise _Failure(expected_seq, "seq", f"event {expected_seq} is missing (found {seq} in its place)")
+        if row.prev_hash != prev_hash:
+            raise _Failure(seq, "hash_chain", "prev_hash is not the previous event's hash")
+        if row_hash(row) != row.hash:
+            raise _Failure(seq, "hash_chain", "the stored hash does not match the event's content")
+        prev_hash = row.hash
+        if finished_at is not None:
+            raise _Failure(seq, "result", f"an event follows the final event {finished_at}")
+        payload = row.payload
+        if row.type == "created":
+            if not isinstance(payload, dict) or payload.get("commitment") != match.commitment:
+                raise _Failure(seq, "seed_commitment", "the created event does not carry the match's commitment")
+            if not seed_ok:
+                raise _Failure(seq, "seed_commitment", "SHA-256 of the seed is not the published commitment")
+        elif row.type == "chance":
+            if not state.is_chance_node():
+                raise _Failure(seq, "legality", "a chance event where no chance event is due")
+            expected = state.chance_to_json(state.sample_chance(chance_rng(seed, seq)))
+            if not isinstance(payload, dict) or payload.get("chance") != expected:
+                raise _Failure(
+                    seq, "chance_outcomes",
+                    f"chance outcome {payload.get('chance') if isinstance(payload, dict) else payload!r} "
+                    f"is not {expected!r}, drawn from the seed",
+                )
+            try:
+                state.apply_event(payload)
+            except EngineError as exc:
+                raise _Failure(seq, "legality", str(exc)) from None
+        elif row.type == "action":
+            if isinstance(payload, dict) and payload.get("player") in replaced and not row.actor.startswith("bot:"):
+                raise _Failure(seq, "endings", f"seat {payload.get('player')} was handed to a bot, not played by {row.actor}")
+            try:
+                state.apply_event(payload)
+            except EngineError as exc:
+                raise _Failure(seq, "legality", str(exc)) from None
+            moved.add(payload["player"])
+        elif row.type in ("resigned", "timed_out"):
+            seat = payload.get("seat") if isinstance(payload, dict) else None
+            if state.is_terminal() or not isinstance(seat, int) or not 0 <= seat < match.players or seat in forfeits:
+                raise _Failure(seq, "endings", f"{row.type} of seat {seat!r} is not a live seat of a running match")
+            if row.type == "timed_out":
+                deadline = clock.deadline(seat) if clock else None
+                if deadline is None or deadline > row.timestamp:
+                    raise _Failure(seq, "endings", f"seat {seat} timed out before its clock ran out (deadline {deadline})")
+            forfeits.append(seat)
+        elif row.type == "seat_replaced":
+            seat = payload.get("seat") if isinstance(payload, dict) else None
+            if seat not in forfeits or seat in replaced:
+                raise _Failure(seq, "endings", f"seat {seat!r} handed to a bot without forfeiting first")
+            replaced.add(seat)
+        elif row.type == "aborted":
+            if len(moved) >= match.players or state.is_terminal():
+                raise _Failure(seq, "endings", "an abort after every seat has moved")
+            aborted = True
+        elif row.type == "finished" and (aborted or forfeits):
+            finished_at = seq
+            _verify_forfeit_end(seq, payload, state, forfeits, aborted, match)
+        elif row.type == "finished":
+            finished_at = seq
+            if not state.is_terminal():
+                raise _Failure(seq, "result", "a final event before the game has ended")
+            revealed = payload.get("seed") if isinstance(payload, dict) else None
+            try:
+                revealed_ok = isinstance(revealed, str) and commitment(bytes.fromhex(revealed)) == match.commitment
+            except ValueError:
+                revealed_ok = False
+            if not revealed_ok:
+                raise _Failure(seq, "seed_commitment", "the revealed seed does not match the commitment")
+            replayed = result_of(state)
+            if payload.get("result") != replayed:
+                raise _Failure(seq, "result", f"stored result {payload.get('result')!r} is not the replayed {replayed!r}")
+            if match.result != replayed:
+                raise _Failure(seq, "result", f"the match's result {match.result!r} is not the replayed {replayed!r}")
+        elif row.type not in ("joined", "started"):
+            raise _Failure(seq, "legality", f"unknown event type {row.type!r}")
+        if row.type == "created" and (
+            payload.get("rated", False) != match.rated or payload.get("time_control") != match.time_control
+        ):
+            raise _Failure(seq, "endings", "the match's rated flag or time control is not the created event's")
+        if clock is not None:
+            clock.feed(row.type, payload, row.timestamp, () if state.is_terminal() else state.to_move())
+    last = len(rows)
+    if state.is_terminal() and finished_at is None:
+        raise _Failure(last, "result", "the game has ended but no final event reveals the seed")
+    if match.status == Match.Status.FINISHED and finished_at is None:
+        raise _Failure(last or None, "result", "the match is marked finished without a final event")
+    if match.seq != last:
+        raise _Failure(last or None, "seq", f"the match says seq {match.seq} but {last} events are stored")
+    return last
+
+
+def _verify_forfeit_end(seq: int, payload: Any, state: Any, forfeits: list[int], aborted: bool, match: Match) -> None:
+    """The final event of a match that was aborted or had a seat forfeit (ranked play)."""
+    if not isinstance(payload, dict):
+        raise _Failure(seq, "result", "the final event is not an object")
+    revealed = payload.get("seed")
+    try:
+        revealed_ok = isinstance(revealed, str) and commitment(bytes.fromhex(revealed)) == match.commitment
+    except ValueError:
+        revealed_ok = False
+    if not revealed_ok:
+        raise _Failure(seq, "seed_commitment", "the revealed seed does not match the commitment")
+    if aborted:
+        if payload.get("result") is not None or payload.get("ending") != "aborted" or match.result is not None:
+            raise _Failure(seq, "result", "an aborted match must end with no result")
+        return
+    standing = [s for s in range(match.players) if s not in forfeits]
+    if not state.is_terminal() and len(standing) > 1:
+        raise _Failure(seq, "result", "a final event while the game runs on and more than one seat stands")
+    replayed = result_of(state, forfeits)
+    if payload.get("result") != replayed:
+        raise _Failure(seq, "result", f"stored result {payload.get('result')!r} is not the replayed {replayed!r}")
+    if match.result != replayed:
+        raise _Failure(seq, "result", f"the match's result {match.result!r} is not the replayed {replayed!r}")

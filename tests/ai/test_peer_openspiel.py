@@ -1,0 +1,53 @@
+"""The OpenSpiel wrapper (benchmarks/ai_openspiel_game.py); skipped without open-spiel."""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+pytest.importorskip("open_spiel.python.algorithms.mcts")
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks"))
+
+import numpy as np  # noqa: E402
+from open_spiel.python.algorithms import mcts  # noqa: E402
+
+import ai_openspiel_game  # noqa: E402
+from engine import get_game  # noqa: E402
+from engine.core import CHANCE  # noqa: E402
+
+
+def _position():
+    state = get_game("mountain-goats").new_initial_state(2)
+    rng = random.Random(4)
+    while state.current_player() == CHANCE:
+        state.apply(CHANCE, state.sample_chance(rng))
+    return state
+
+
+def test_the_wrapped_game_mirrors_the_engine_and_clones_independently() -> None:
+    game = ai_openspiel_game.register("mountain-goats", 2)
+    inner = _position()
+    wrapped = ai_openspiel_game.wrap(game, inner)
+    assert wrapped.current_player() == inner.current_player()
+    assert sorted(map(repr, inner.legal_actions())) == sorted(
+        wrapped.action_to_string(wrapped.current_player(), a) for a in wrapped.legal_actions()
+    )
+    copy = wrapped.clone()
+    copy.apply_action(copy.legal_actions()[0])
+    assert copy.current_player() == CHANCE and wrapped.current_player() == inner.current_player()
+    assert len(copy.chance_outcomes()) == 126
+
+
+def test_openspiel_mctsbot_plays_a_legal_move_on_our_rules() -> None:
+    game = ai_openspiel_game.register("mountain-goats", 2)
+    inner = _position()
+    wrapped = ai_openspiel_game.wrap(game, inner)
+    bot = mcts.MCTSBot(game, 2.0, 50, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)), solve=False,
+                       random_state=np.random.RandomState(1))
+    action = wrapped.engine_action(bot.step(wrapped))
+    inner.check(inner.current_player(), action)

@@ -1,0 +1,102 @@
+"""End to end in a real browser: sign up, play a whole Mountain Goats game against the random bot, see the result.
+
+Everything goes through the real stack: Daphne (HTTP and websockets), the
+session, the lobby form, hx-post moves, a real Celery worker for the bot's
+turns, and the live fragments pushed over the Redis channel layer.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, databases="__all__")]
+
+# A game against the random bot takes 10 to 40 of our turns; each is a click
+# and a bot move.  This bounds the whole test well under two minutes.
+MAX_TURNS = 120
+STEP_TIMEOUT_MS = 20_000
+
+WAIT_FOR_TURN = """() => {
+  const live = document.getElementById('match-live');
+  return live && (live.dataset.status === 'finished' || live.querySelector('.climb') !== null);
+}"""
+
+
+def test_a_new_player_signs_up_and_plays_a_whole_game_against_the_random_bot(
+    live_asgi_url, celery_worker_thread, browser_page
+):
+    page = browser_page
+    base = live_asgi_url
+    started = time.monotonic()
+
+    # Sign up: a new account lands in the lobby, logged in.
+    page.goto(f"{base}/")
+    page.get_by_role("link", name="Sign up to play").click()
+    page.fill("#id_username", "newcomer")
+    page.fill("#id_password1", "goats-climb-high-42")
+    page.fill("#id_password2", "goats-climb-high-42")
+    page.get_by_role("button", name="Sign up").click()
+    page.wait_for_url(f"{base}/")
+    assert page.locator(".whoami").inner_text() == "newcomer"
+
+    # Create a match against the random bot.
+    page.select_option("select[name=game]", "mountain-goats")
+    page.select_option("select[name=players]", "2")
+    page.select_option("select[name=seat_1]", "bot:random")
+    page.get_by_role("button", name="Create match").click()
+    page.wait_for_url(re.compile(r"/matches/\d+/$"))
+    page.wait_for_selector("#connection[data-state=open]", timeout=STEP_TIMEOUT_MS)  # the websocket is live
+    assert page.locator(".mg-svg .mountain").count() == 6
+    assert page.locator(".mg-svg .goat").count() == 12  # six goats each, at the foot
+
+    # A move made from an outdated position is refused, and the message shows on the page.
+    page.wait_for_function(WAIT_FOR_TURN, timeout=STEP_TIMEOUT_MS)
+    page.evaluate("() => document.querySelectorAll('input[name=expected_seq]').forEach(i => { i.value = '1'; })")
+    page.locator("#match-live .climb").first.click()
+    page.wait_for_selector("#move-error", timeout=STEP_TIMEOUT_MS)
+    assert "stale expected_seq" in page.locator("#move-error").inner_text()
+
+    turns = 0
+    used_builder = False
+    while True:
+        page.wait_for_function(WAIT_FOR_TURN, timeout=STEP_TIMEOUT_MS)
+        live = page.locator("#match-live")
+        if live.get_attribute("data-status") == "finished":
+            break
+        assert turns < MAX_TURNS, "the game did not end"
+        seq = live.get_attribute("data-seq")
+        assert "Your turn." in page.locator("#turn").inner_text()
+        faces = [int(f) for f in page.locator(".mg-builder").get_attribute("data-roll").split(",")]
+        big = next((i for i, f in enumerate(faces) if f >= 5), None)
+        if not used_builder and big is not None and faces.count(1) < 2:
+            # Once: group one die by hand (the builder), and check its live preview.
+            page.locator(".builder summary").click()
+            page.select_option(f"select[name=group-{big}]", "A")
+            assert f"climbs {faces[big]}" in page.locator(".builder-preview").inner_text()
+            page.get_by_role("button", name="Climb with these groups").click()
+            used_builder = True
+        else:
+            # Otherwise the first climb offered (the longest, so the game moves on).
+            page.locator("#match-live .climb").first.click()
+        turns += 1
+        # Our move is answered with a newer fragment (then the bot's move is pushed).
+        page.wait_for_function(
+            "(seq) => document.getElementById('match-live').dataset.seq !== seq", arg=seq, timeout=STEP_TIMEOUT_MS
+        )
+        assert page.locator("#move-error").count() == 0, page.locator("#move-error").inner_text()
+
+    # The result is shown clearly.
+    assert "Game over." in page.locator("#turn").inner_text()
+    headline = page.locator("#result-title").inner_text()
+    assert headline in {"You won!", "You lost.", "A shared victory!"}
+    rows = page.locator(".result-rows li")
+    assert rows.count() == 2
+    assert re.search(r"\d+ points", rows.first.inner_text())
+    assert page.locator(".result-rows li.winner").count() >= 1
+    assert "The match is over." in page.locator(".log").inner_text()
+    assert used_builder
+    assert page.js_errors == []
+    assert time.monotonic() - started < 120

@@ -1,0 +1,155 @@
+"""Shared fixtures: named players, API clients, a real Celery worker, and event-log tear-down.
+
+Engine and ai tests need none of this (and no database).
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import pytest
+
+
+def pytest_collection_modifyitems(config, items):  # noqa: ANN001
+    """Browser tests need Debian's Chromium; skip them cleanly where it is absent."""
+    import shutil
+
+    if shutil.which("chromium") or shutil.which("chromium-browser"):
+        return
+    skip = pytest.mark.skip(reason="no chromium on this machine (.ci/run installs it)")
+    for item in items:
+        if "browser" in item.keywords:
+            item.add_marker(skip)
+
+
+# ---------------------------------------------------------------------- the append-only log vs test tear-down
+
+
+def purge_event_logs(aliases: list[str] | None = None) -> None:
+    """Empty games_event on every SQLite test database, triggers lifted for the purpose.
+
+    A transactional test ends with Django's flush, which on SQLite is a plain
+    ``DELETE`` that the append-only trigger refuses.  (PostgreSQL's flush is a
+    ``TRUNCATE``, which row triggers do not see.)
+    """
+    from django.db import connections
+
+    from games import triggers
+
+    for alias in aliases if aliases is not None else list(connections):
+        connection = connections[alias]
+        if connection.vendor != "sqlite":
+            continue
+        triggers.uninstall(connection)
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute(f"DELETE FROM {triggers.TABLE}")
+        finally:
+            triggers.install(connection)
+
+
+@pytest.fixture(autouse=True)
+def _event_log_teardown(request) -> Iterator[None]:  # noqa: ANN001
+    marker = request.node.get_closest_marker("django_db")
+    transactional = (
+        "transactional_db" in request.fixturenames
+        or "live_server" in request.fixturenames
+        or (marker is not None and (marker.kwargs.get("transaction") or marker.kwargs.get("serialized_rollback")))
+    )
+    if not transactional:
+        yield
+        return
+    # Set up after the database fixture, so that this runs before its flush.
+    request.getfixturevalue("transactional_db")
+    yield
+    from django.conf import settings
+
+    databases = marker.kwargs.get("databases") if marker is not None else None
+    if databases == "__all__":
+        aliases = list(settings.DATABASES)
+    else:
+        aliases = list(databases or ["default"])
+    purge_event_logs(aliases)
+
+
+# ---------------------------------------------------------------------- players and clients
+
+
+@pytest.fixture
+def db_alias() -> str:
+    """The database alias the test's objects live in (tests/service overrides it per backend)."""
+    return "default"
+
+
+@pytest.fixture
+def make_user(db_alias):  # noqa: ANN001, ANN201
+    from django.contrib.auth import get_user_model
+
+    def make(username: str, password: str = "correct-horse-battery"):  # noqa: ANN202
+        return get_user_model().objects.create_user(username=username, password=password)
+
+    return make
+
+
+@pytest.fixture
+def alice(make_user):  # noqa: ANN001, ANN201
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(make_user):  # noqa: ANN001, ANN201
+    return make_user("bob")
+
+
+@pytest.fixture
+def carol(make_user):  # noqa: ANN001, ANN201
+    return make_user("carol")
+
+
+def _token_client(user):  # noqa: ANN001, ANN202
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    token, _ = Token.objects.get_or_create(user=user)
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
+
+
+@pytest.fixture
+def alice_api(alice):  # noqa: ANN001, ANN201
+    return _token_client(alice)
+
+
+@pytest.fixture
+def bob_api(bob):  # noqa: ANN001, ANN201
+    return _token_client(bob)
+
+
+@pytest.fixture
+def carol_api(carol):  # noqa: ANN001, ANN201
+    return _token_client(carol)
+
+
+@pytest.fixture
+def anon_api():  # noqa: ANN201
+    from rest_framework.test import APIClient
+
+    return APIClient()
+
+
+# ---------------------------------------------------------------------- a real Celery worker
+
+
+@pytest.fixture
+def celery_worker_thread(transactional_db):  # noqa: ANN001, ANN201
+    """A real Celery worker (not eager) in a thread, consuming this run's queue on the real broker.
+
+    Needs committed data, hence ``transactional_db``.  Yields the worker.
+    """
+    from celery.contrib.testing.worker import start_worker
+
+    from config.celery import app
+
+    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=30) as worker:
+        yield worker

@@ -1,0 +1,236 @@
+"""Mountainhome information (§20): observations hide exactly what they must.
+
+The property test plays a random game to a random point, then builds a second
+state that differs only in what ``viewer`` cannot know: another seat's hidden
+cards (which of its hand ∪ draw cards are in hand, and the hand's order), the
+order of unseen piles (every draw pile, the exploration pile, the shop deck,
+within the public block structure), and which pool cards were selected into
+the exploration pile but not seen yet.  The viewer's observation (and a
+spectator's) must be identical for both states.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.core import CHANCE, TERMINAL
+from engine.games.mountainhome import MissingRuleError
+from engine.games.mountainhome.state import MountainhomeState
+
+from .test_mountainhome_support import GAME
+
+
+def advance_randomly(players: int, seed: int, steps: int) -> MountainhomeState:
+    """Random play for ``steps`` events; stops (keeping a consistent state) before a missing rule."""
+    rng = random.Random(seed)
+    state = GAME.new_initial_state(players, {"legendaries": "random"} if seed % 2 else {})
+    for _ in range(steps):
+        if state.current_player() == TERMINAL:
+            break
+        backup = state.clone()
+        try:
+            if state.current_player() == CHANCE:
+                state.apply(CHANCE, state.sample_chance(rng))
+            else:
+                seat = state.to_move()[0]
+                actions = state.legal_actions(seat)
+                state.apply(seat, actions[rng.randrange(len(actions))])
+        except MissingRuleError:
+            return backup
+    return state
+
+
+def _spans(blocks: list[tuple]) -> list[tuple[int, int, tuple | None]]:
+    spans, start = [], 0
+    for cands, count in blocks:
+        spans.append((start, start + count, cands))
+        start += count
+    return spans
+
+
+def _permute_spans(pile: list[int], blocks: list[tuple], rng: random.Random) -> None:
+    for start, end, _ in _spans(blocks):
+        part = pile[start:end]
+        rng.shuffle(part)
+        pile[start:end] = part
+
+
+def perturb(state: MountainhomeState, viewer: int | None, rng: random.Random) -> MountainhomeState:
+    """A state that differs from ``state`` only in what ``viewer`` cannot see."""
+    other = state.clone()
+    for j in range(other.n):
+        draw = other.draw[j]
+        _permute_spans(draw, other.dblocks[j], rng)  # no one sees a draw pile's order
+        if j == viewer:
+            continue
+        hand = other.hand[j]
+        for _ in range(3):  # swap hidden hand cards with draw cards their block allows
+            free = [c for c in hand if c not in other.hknown[j]]
+            if not free or not draw:
+                break
+            h = rng.choice(free)
+            spans = [s for s in _spans(other.dblocks[j]) if h in s[2]]
+            if not spans:
+                continue
+            start, end, _ = rng.choice(spans)
+            pos = rng.randrange(start, end)
+            hand[hand.index(h)], draw[pos] = draw[pos], h
+        rng.shuffle(hand)
+    _permute_spans(other.xp, other.xblocks, rng)
+    _permute_spans(other.shop, other.sblocks, rng)
+    # swap an unseen selected pool card in the exploration pile with an unselected one of its pool
+    if len(other.selected) == 3 and other.xblocks:
+        located = {c for c in other.xp}
+        for z in other.hand + other.draw + other.disc + other.town:
+            located.update(z)
+        located.update(other.trash, other.area, other.aside, other.fortress, other.cav)
+        for b in other.stored.values():
+            located.update(b)
+        if other.bid is not None:
+            for p in other.bid.pool:
+                located.update(p)
+        known = {c for k, _ in other.xblocks for c in k}
+        unknown_positions = [i for i, c in enumerate(other.xp) if c not in known]
+        lay = other.lay
+        pools = {0: lay.dwarf_pool(other.legend), 1: lay.event_pool, 2: lay.recurring_pool}
+        for pos in unknown_positions:
+            card = other.xp[pos]
+            for p, members in pools.items():
+                if card in members:
+                    spare = [c for c in members if c not in located and c not in other.selected[p]]
+                    if spare:
+                        new = rng.choice(spare)
+                        other.xp[pos] = new
+                        other.selected[p] = tuple(sorted((set(other.selected[p]) - {card}) | {new}))
+                        located.add(new)
+                    break
+            else:
+                continue
+            break
+    return other
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(2, 4), seed=st.integers(0, 10_000), steps=st.integers(0, 160), salt=st.integers(0, 1000))
+def test_hidden_differences_give_identical_observations(players: int, seed: int, steps: int, salt: int) -> None:
+    state = advance_randomly(players, seed, steps)
+    rng = random.Random(salt)
+    for viewer in [None, *range(players)]:
+        other = perturb(state, viewer, rng)
+        assert other.observation(viewer) == state.observation(viewer)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(2, 4), seed=st.integers(0, 10_000), steps=st.integers(0, 160), salt=st.integers(0, 1000))
+def test_determinization_agrees_with_the_observation(players: int, seed: int, steps: int, salt: int) -> None:
+    state = advance_randomly(players, seed, steps)
+    for viewer in range(players):
+        obs = state.observation(viewer)
+        assert json.loads(json.dumps(obs)) == obs
+        det = state.determinize(viewer, random.Random(salt))
+        assert det.observation(viewer) == obs
+        assert sorted(det.hand[viewer]) == sorted(state.hand[viewer])
+        for j in range(players):
+            assert sorted(det.hand[j] + det.draw[j]) == sorted(state.hand[j] + state.draw[j])
+        assert sorted(det.xp) != [] or not state.xp
+
+
+def test_the_perturbation_really_changes_hidden_things() -> None:
+    """Guard against a vacuous property test: hidden parts do differ between the two states."""
+    changed_hand = changed_pile = False
+    for seed in range(20):
+        state = advance_randomly(2, seed, 60)
+        other = perturb(state, 0, random.Random(seed))
+        changed_hand |= sorted(other.hand[1]) != sorted(state.hand[1])
+        changed_pile |= other.xp != state.xp
+    assert changed_hand and changed_pile
+
+
+def test_an_observation_shows_only_the_viewers_hand() -> None:
+    state = advance_randomly(3, 7, 40)
+    for viewer in range(3):
+        seats = state.observation(viewer)["seats"]
+        for s, view in enumerate(seats):
+            assert (view["hand"] is not None) == (s == viewer)
+            assert view["hand_size"] == len(state.hand[s])
+    spectator = state.observation(None)
+    assert all(view["hand"] is None for view in spectator["seats"])
+    assert spectator["engine"]["hand"] is None and spectator["engine"]["private"] is None
+
+
+# ---------------------------------------------------------------- event listings (§23.1)
+
+
+def _redacted_stream(players: int, seed: int, viewer):
+    """Play a random game, returning (true events, redacted events for viewer)."""
+    rng = random.Random(seed)
+    state = GAME.new_initial_state(players)
+    events, shown = [], []
+    while not state.is_terminal() and len(events) < 400:
+        if state.current_player() == CHANCE:
+            event = {"chance": state.chance_to_json(state.sample_chance(rng))}
+        else:
+            seat = state.to_move()[0]
+            actions = state.legal_actions(seat)
+            event = {"player": seat, "action": state.action_to_json(seat, actions[rng.randrange(len(actions))])}
+        shown.append(state.redact_event(event, viewer))
+        events.append(event)
+        state.apply_event(event)
+    return events, shown
+
+
+def test_event_listings_hide_orders_selections_and_other_seats_commitments() -> None:
+    for seed in range(4):
+        events, shown = _redacted_stream(2, seed, 0)
+        kinds = set()
+        for event, seen in zip(events, shown):
+            if "chance" in event:
+                kind = event["chance"]["kind"]
+                kinds.add(kind)
+                if kind in ("shuffle", "select", "bottom_order", "insert"):
+                    assert seen["chance"]["sealed"] and "order" not in seen["chance"] and "cards" not in seen["chance"]
+                    assert "position" not in seen["chance"]
+                else:
+                    assert seen == event
+            elif event["player"] == 0:
+                assert seen == event
+            elif event["action"]["do"] in ("commit_bid", "trash"):
+                assert seen == {"player": 1, "action": {"do": event["action"]["do"], "sealed": True}}
+        assert {"shuffle", "select"} <= kinds
+
+
+def test_a_spectator_sees_every_commitment_sealed() -> None:
+    events, shown = _redacted_stream(3, 5, None)
+    commits = [s for e, s in zip(events, shown) if "player" in e and e["action"]["do"] == "commit_bid"]
+    assert commits and all(s["action"] == {"do": "commit_bid", "sealed": True} for s in commits)
+
+
+def test_private_answers_are_sealed_in_other_seats_listings() -> None:
+    from .test_mountainhome_support import act, new_game, put, settle
+
+    state = new_game(2, explore=["shinies-2#3"], recurring=["reorg#1"])
+    put(state, "reorg#1", "area")
+    act(state, 0, "end_action_step")
+    settle(state)
+    act(state, 0, "choose", n=1)
+    settle(state)
+    put_back = {"player": 0, "action": {"do": "choose", "order": [state.names[state.hand[0][0]]]}}
+    assert state.redact_event(put_back, 0) == put_back
+    assert state.redact_event(put_back, 1) == {"player": 0, "action": {"do": "choose", "sealed": True}}
+    assert state.redact_event(put_back, None) == {"player": 0, "action": {"do": "choose", "sealed": True}}
+
+
+def test_a_declined_reaction_window_shows_nothing_about_who_declined() -> None:
+    from .test_mountainhome_card_effects import ADA, BO  # noqa: F401
+    from .test_mountainhome_rules import e7_game
+    from .test_mountainhome_support import act
+
+    state = e7_game(lagertha=False)
+    act(state, 1, "dwarf_ability", card="erik#1", res="rocks")
+    declined = {"player": 0, "action": {"do": "pass"}}
+    assert state.redact_event(declined, 1) == {"sealed": True}
+    assert state.redact_event(declined, 0) == declined

@@ -1,0 +1,65 @@
+"""Small helpers for the service tests: play a match to the end through the services."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games import selectors, services
+from games.models import Match
+
+
+def play_random_move(match_id: int, users_by_seat: dict[int, Any], rng: random.Random) -> int:
+    """One random legal move by whichever human is to move; the new seq."""
+    match = selectors.get_match(match_id)
+    state = selectors.load_state(match)
+    seat = state.to_move()[0]
+    user = users_by_seat[seat]
+    actions = state.legal_actions(seat)
+    action = state.action_to_json(seat, actions[rng.randrange(len(actions))])
+    return services.submit_action(match_id=match_id, user=user, action=action, expected_seq=match.seq)
+
+
+def play_to_end(match: Match, users_by_seat: dict[int, Any], *, seed: int = 0, bots_inline: bool = True) -> Match:
+    """Play random human moves (and bot turns inline) until the match ends."""
+    rng = random.Random(seed)
+    for _ in range(5000):
+        match = selectors.get_match(match.pk)
+        if match.status == Match.Status.FINISHED:
+            return match
+        if match.bot_to_move:
+            assert bots_inline, "a bot is to move"
+            assert services.play_bot_turn(match_id=match.pk, seq=match.seq) == "played"
+        else:
+            play_random_move(match.pk, users_by_seat, rng)
+    raise AssertionError("the match did not end")
+
+
+def two_humans(alice: Any, bob: Any) -> Match:
+    match = services.create_match(user=alice, game_id="mountain-goats", seats=[{"human": True}, {"human": True}], options={})
+    return services.join_match(match_id=match.pk, user=bob)
+
+
+def finish_quickly(match: Match, *, seed: int = 0) -> Match:
+    """Play a started match to the end with random moves, saved in one append.
+
+    The same aggregate commands and save path as the services, without a
+    round trip per move: for tests that need a finished match, not the moves.
+    """
+    from games import store
+
+    rng = random.Random(seed)
+    with store.appending(match.pk):
+        match, seats = selectors.get_match_for_write(match.pk)
+        aggregate = selectors.load_aggregate(match)
+        expected_seq, prev_hash = aggregate.seq, aggregate.last_hash
+        seed_bytes = bytes.fromhex(match.seed)
+        while not aggregate.finished:
+            state = aggregate.state
+            seat = state.to_move()[0]
+            actions = state.legal_actions(seat)
+            action = state.action_to_json(seat, actions[rng.randrange(len(actions))])
+            actor = f"bot:{seats[seat].bot_level}" if seats[seat].is_bot else f"user:{seats[seat].user_id}"
+            aggregate.act(seat, action, seed_bytes, actor)
+        services._save(match, aggregate, seats, expected_seq=expected_seq, prev_hash=prev_hash)
+    return selectors.get_match(match.pk)
