@@ -9,9 +9,8 @@ from django.contrib.auth.forms import UserCreationForm
 
 import ai
 from engine import all_games, get_game
-from games.ranking.clocks import LOBBY_TIME_CONTROLS, describe_time_control, normalize_time_control
+from games.ranking.clocks import CASUAL_TIME_CONTROL, LOBBY_TIME_CONTROLS, describe_time_control, normalize_time_control
 
-CASUAL_TIME_CONTROL = "1d"
 
 PERSON = "person"
 MAX_OPPONENTS = 3  # the largest game (Mountain Goats, Mountainhome) seats 4

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import secrets
+import time
 from datetime import timedelta
 from typing import Any
 
@@ -383,7 +384,11 @@ def play_bot_turn(*, match_id: int, seq: int) -> str:
     seat = bot_seats[0]
     # The bot gets its seat's observation only: never the state, never the seed.
     observation = projection.observation(state, seat.index)
-    move = ai.choose_move(match.game_id, observation, seat.index, level=seat.bot_level, seed=bot_seed(match.pk, seq))
+    # The worker's clock enforces the level's thinking time (ai/ reads no clock itself);
+    # the iteration cap still bounds the search on a fast machine.
+    move = ai.choose_move(
+        match.game_id, observation, seat.index, level=seat.bot_level, seed=bot_seed(match.pk, seq), clock=time.perf_counter
+    )
 
     def seat_for(aggregate: MatchAggregate, seats: list[Seat]) -> int:
         return seat.index

@@ -22,7 +22,7 @@ class CreateMatchSerializer(serializers.Serializer):
     options = serializers.DictField(required=False, default=dict)
     # ranked play (issue 7)
     rated = serializers.BooleanField(required=False, default=False, help_text="rated needs every seat human")
-    time_control = serializers.JSONField(required=False, help_text="'5+10', '3d' or an object; none: no clock")
+    time_control = serializers.JSONField(required=False, help_text="'5+10', '3d' or an object; omitted: '1d' (a day per move)")
 
 
 class ActionSerializer(serializers.Serializer):

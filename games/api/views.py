@@ -20,6 +20,7 @@ from engine import all_games
 from .. import db, selectors, services
 from ..errors import BadRequest, Conflict
 from ..models import Match
+from ..ranking.clocks import CASUAL_TIME_CONTROL
 from ..verify import verify_match
 from .serializers import (
     ActionSerializer,
@@ -124,7 +125,9 @@ class MatchListView(APIView):
         data = _valid(CreateMatchSerializer, request)
         match = services.create_match(
             user=request.user, game_id=data["game"], seats=request.data.get("seats"), options=data.get("options"),
-            rated=request.data.get("rated", False), time_control=request.data.get("time_control"),  # ranked play
+            rated=request.data.get("rated", False),
+            # Every match has a time control; one not named gets a day per move.
+            time_control=request.data.get("time_control") or CASUAL_TIME_CONTROL,
         )
         match = selectors.get_match(match.pk)
         return Response(selectors.match_view(match, request.user), status=status.HTTP_201_CREATED)

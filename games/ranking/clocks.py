@@ -39,6 +39,9 @@ MAX_DAYS = 14
 # What the lobby offers; any valid time control works through the API.
 LOBBY_TIME_CONTROLS = ["3+2", "5+10", "15+10", "1d", "3d"]
 DEFAULT_TIME_CONTROL = "5+10"
+# Every match has a clock: a match created without one (the lobby form's default,
+# or an API request that names none) gets a day per move, which suits bot games too.
+CASUAL_TIME_CONTROL = "1d"
 
 _TEXT = re.compile(r"^\s*(?:(\d+(?:\.\d+)?)\s*\+\s*(\d+)|(\d+)\s*d)\s*$")
 

@@ -105,3 +105,16 @@ def test_the_openapi_schema_documents_ranked_play(anon_api):
     for route in ("/api/ranking/queue/", "/api/ranking/challenges/", "/api/matches/{match_id}/resign",
                   "/api/ranking/ladders/{game_id}/", "/api/ranking/users/{username}/matches/"):
         assert route in schema
+
+
+def test_a_match_created_through_the_api_without_a_time_control_gets_a_day_per_move(alice_api):
+    created = alice_api.post("/api/matches/", {"game": "mountain-goats", "seats": [{"human": True}, {"bot": "random"}]},
+                             format="json")
+    assert created.status_code == 201
+    match = Match.objects.get(pk=created.json()["id"])
+    assert match.time_control == {"kind": "correspondence", "days": 1}
+    ranked = alice_api.get(f"/api/matches/{match.pk}/ranked").json()
+    assert ranked["time_control"] == {"kind": "correspondence", "days": 1} and ranked["clock"]["key"] == "1d"
+    named = alice_api.post("/api/matches/", {"game": "mountain-goats", "seats": [{"human": True}, {"bot": "random"}],
+                                             "time_control": "5+10"}, format="json")
+    assert Match.objects.get(pk=named.json()["id"]).time_control == {"kind": "realtime", "base": 300, "increment": 10}

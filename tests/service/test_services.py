@@ -216,6 +216,9 @@ def test_the_bot_is_handed_only_its_seats_observation(backend, alice, monkeypatc
     assert seen["observation"]["viewer"] == 1
     assert match.seed not in str(seen)
     assert seen["kwargs"]["level"] == "random" and isinstance(seen["kwargs"]["seed"], int)
+    # The worker passes its clock in, so a level's seconds budget is enforced (ai/ reads no clock).
+    clock = seen["kwargs"]["clock"]
+    assert callable(clock) and isinstance(clock(), float)
 
 
 def test_bot_seeds_differ_per_match_and_seq_and_are_reproducible():
