@@ -15,6 +15,28 @@
   document.addEventListener("htmx:wsClose", function () { setConnection("closed", "Reconnecting…"); });
   document.addEventListener("htmx:wsError", function () { setConnection("closed", "Connection problem, retrying…"); });
 
+  // ------------------------------------------------------------ board scripts
+  // A game's board names its script in data-board-script.  Each script is loaded once
+  // per page, whether the board came with the page or first arrived in a live swap:
+  // htmx runs no <script> tags in swapped content (allowScriptTags is off).
+  var boardScripts = {};
+  function loadBoardScripts(root) {
+    var scope = root && root.querySelectorAll ? root : document;
+    var found = Array.prototype.slice.call(scope.querySelectorAll("[data-board-script]"));
+    if (scope.matches && scope.matches("[data-board-script]")) found.push(scope);
+    found.forEach(function (el) {
+      var src = el.getAttribute("data-board-script");
+      if (!src || boardScripts[src]) return;
+      boardScripts[src] = true;
+      var script = document.createElement("script");
+      script.src = src;
+      document.head.appendChild(script);
+    });
+  }
+  loadBoardScripts(document);
+  document.addEventListener("htmx:load", function (evt) { loadBoardScripts(evt.target); });
+  document.addEventListener("htmx:oobAfterSwap", function (evt) { loadBoardScripts(evt.target); });
+
   // A push rendered at an older seq than the page shows is dropped (a move answer and a
   // websocket push can cross).  The server always pushes again after every newer change.
   function seqOf(html) {
