@@ -29,6 +29,19 @@ def observation(state: State, viewer: int | None) -> dict[str, Any]:
     return state.observation(viewer)
 
 
+def to_move(state: State, viewer: int | None, view: dict[str, Any] | None = None) -> list[int]:
+    """The seats ``viewer`` may know are to move.
+
+    A game whose observation has its own ``to_move`` decides it: Mountainhome
+    hides a reaction window from everyone but the asked seat (§10.5), so the
+    others see nobody to move rather than who holds the window.
+    """
+    if view is None:
+        view = state.observation(viewer)
+    shown = view.get("to_move") if isinstance(view, dict) else None
+    return list(shown) if isinstance(shown, list) else list(state.to_move())
+
+
 def legal_actions(state: State, viewer: int | None) -> list[dict[str, Any]]:
     if viewer is None or viewer not in state.to_move():
         return []

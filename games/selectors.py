@@ -120,6 +120,7 @@ def match_view(match: Match, user: Any, *, aggregate: MatchAggregate | None = No
     game = get_game(match.game_id)
     status = aggregate.status
     finished = status == Match.Status.FINISHED
+    view = projection.observation(state, viewer)
     return {
         "id": match.pk,
         "game": match.game_id,
@@ -129,9 +130,9 @@ def match_view(match: Match, user: Any, *, aggregate: MatchAggregate | None = No
         "players": match.players,
         "options": match.options,
         "seats": [seat_json(seat) for seat in seats_of(match)],
-        "to_move": list(state.to_move()) if status == Match.Status.ACTIVE else [],
+        "to_move": projection.to_move(state, viewer, view) if status == Match.Status.ACTIVE else [],
         "my_seat": viewer,
-        "view": projection.observation(state, viewer),
+        "view": view,
         "legal_actions": projection.legal_actions(state, viewer) if status == Match.Status.ACTIVE else [],
         "result": aggregate.result if finished else None,
         "commitment": match.commitment,

@@ -13,6 +13,7 @@ import random
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 
 import ai
 from engine import get_game
@@ -208,6 +209,10 @@ def test_a_declined_reaction_window_is_left_out_of_the_other_seats_listings(back
         assert not state.is_terminal(), "the game ended before a reaction window came up"
         before = match.seq
         asked = state.observation(1)["prompt"] in ("karina", "lagertha")
+        if asked:  # while the window is open, only bob's own view says he is to move
+            assert selectors.match_view(match, bob)["to_move"] == [1]
+            assert selectors.match_view(match, alice)["to_move"] == []
+            assert selectors.match_view(match, AnonymousUser())["to_move"] == []
         _submit_random(match, users, rng, prefer=karina_for_bob)
         if asked:
             declined_at = before + 1
