@@ -68,9 +68,12 @@ def _save(match: Match, aggregate: MatchAggregate, seats: list[Seat], *, expecte
     rows = store.append(match, aggregate.pending, expected_seq=expected_seq, prev_hash=prev_hash)
     aggregate.last_hash = rows[-1].hash if rows else prev_hash
     state = aggregate.state
-    to_move = list(state.to_move()) if aggregate.started and not aggregate.finished else []
+    live = aggregate.started and not aggregate.finished
     bots = {seat.index for seat in seats if seat.is_bot}
-    bot_to_move = any(seat in bots for seat in to_move)
+    bot_to_move = live and any(seat in bots for seat in state.to_move())
+    # The row's to_move is what lists show everyone: the public one (a hidden
+    # reaction window, Mountainhome §10.5, is not named there).
+    to_move = projection.to_move(state, None) if live else []
     now = timezone.now()
     fields = {
         "seq": aggregate.seq,

@@ -213,6 +213,7 @@ def test_a_declined_reaction_window_is_left_out_of_the_other_seats_listings(back
             assert selectors.match_view(match, bob)["to_move"] == [1]
             assert selectors.match_view(match, alice)["to_move"] == []
             assert selectors.match_view(match, AnonymousUser())["to_move"] == []
+            assert selectors.match_summary(match, alice)["to_move"] == []
         _submit_random(match, users, rng, prefer=karina_for_bob)
         if asked:
             declined_at = before + 1
@@ -251,8 +252,8 @@ def test_random_bots_play_whole_matches_through_the_service(fixed_seed, alice, m
         if match.bot_to_move:
             assert services.play_bot_turn(match_id=match.pk, seq=match.seq) == "played"
         else:
-            assert match.to_move == [0]
             view = selectors.match_view(match, alice)
+            assert view["to_move"] == [0]
             move = real_choose(MH, view["view"], 0, level="random", seed=rng.randrange(1 << 30))
             services.submit_action(match_id=match.pk, user=alice, action=move, expected_seq=match.seq)
     else:
