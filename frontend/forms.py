@@ -21,12 +21,24 @@ class SignUpForm(UserCreationForm):
         fields = ("username",)
 
 
-def opponent_choices() -> list[tuple[str, str]]:
+def bot_label(level: str, game_id: str | None = None) -> str:
+    """``Bot: Hard (2289)``: a level's name with its published rating for the game, if it has one."""
+    info = ai.LEVELS[level]
+    label = f"Bot: {info.get('label', level)}"
+    rating = (info.get("rating") or {}).get(game_id) if game_id else None
+    return f"{label} ({rating})" if rating is not None else label
+
+
+def opponent_choices(game_id: str | None = None) -> list[tuple[str, str]]:
     choices = [(PERSON, "A person (open seat)")]
-    for level, info in ai.LEVELS.items():
-        label = info.get("label", level) if isinstance(info, dict) else str(level)
-        choices.append((f"bot:{level}", f"Bot: {label}"))
+    for level in ai.LEVELS:
+        choices.append((f"bot:{level}", bot_label(level, game_id)))
     return choices
+
+
+def bot_labels_by_game() -> dict[str, dict[str, str]]:
+    """For the lobby's script: each game's seat labels, so the ratings follow the chosen game."""
+    return {g.id: {f"bot:{level}": bot_label(level, g.id) for level in ai.LEVELS} for g in all_games()}
 
 
 def option_field_name(game_id: str, option: str) -> str:
@@ -58,7 +70,8 @@ class CreateMatchForm(forms.Form):
         self.fields["time_control"].initial = CASUAL_TIME_CONTROL
         counts = sorted({n for g in games for n in g.player_counts()})
         self.fields["players"].choices = [(n, f"{n} players") for n in counts]
-        choices = opponent_choices()
+        chosen = self.data.get("game") if self.is_bound else None
+        choices = opponent_choices(chosen if chosen in {g.id for g in games} else games[0].id if games else None)
         default = choices[1][0] if len(choices) > 1 else PERSON
         for k in range(1, MAX_OPPONENTS + 1):
             self.fields[f"seat_{k}"] = forms.ChoiceField(

@@ -20,7 +20,7 @@ from games.errors import DomainError, NotFound
 from games.models import Match
 
 from . import presenters
-from .forms import CreateMatchForm, SignUpForm
+from .forms import CreateMatchForm, SignUpForm, bot_labels_by_game
 from .live import match_context, render_match_fragment
 
 
@@ -61,6 +61,7 @@ def _lobby_context(request: HttpRequest, form: CreateMatchForm | None = None) ->
     return {
         "games": [game.metadata() for game in all_games()],
         "bot_levels": ai.LEVELS,
+        "bot_labels": bot_labels_by_game(),
         "form": form or CreateMatchForm(),
         "waiting": [selectors.match_summary(m, user) for m in selectors.lobby(user)[:LIST_LIMIT]],
         "mine": [selectors.match_summary(m, user) for m in selectors.user_matches(user)[:LIST_LIMIT]],

@@ -78,6 +78,15 @@ def test_the_lobby_offers_every_game_and_bot_level(alice):
     assert 'value="mountain-goats"' in content
     for level in ai.LEVELS:
         assert f'value="bot:{level}"' in content
+    # Each level shows its published strength next to its name, per game (the script relabels on a game change).
+    hard = ai.LEVELS["hard"]["rating"]["mountain-goats"]
+    assert f">Bot: Hard ({hard})</option>" in content
+    import json
+    import re
+
+    labels = json.loads(re.search(r'<script id="bot-labels" type="application/json">(.*?)</script>', content).group(1))
+    assert labels["nanga-parbat"]["bot:hard"] == f"Bot: Hard ({ai.LEVELS['hard']['rating']['nanga-parbat']})"
+    assert labels["mountain-goats"]["bot:random"] == "Bot: Random (800)"
 
 
 def test_creating_a_match_against_a_bot_starts_it_and_opens_the_match_page(alice):

@@ -150,6 +150,12 @@
     form.querySelectorAll(".game-option").forEach(function (el) {
       el.hidden = el.dataset.game !== game;
     });
+    // Each bot level's published rating is per game: relabel the seat choices.
+    var labelsEl = document.getElementById("bot-labels");
+    var labels = labelsEl ? (JSON.parse(labelsEl.textContent)[game] || {}) : {};
+    form.querySelectorAll(".seat-line select option").forEach(function (opt) {
+      if (labels[opt.value]) opt.textContent = labels[opt.value];
+    });
   }
   document.addEventListener("change", function (evt) {
     if (evt.target.closest && evt.target.closest("#create-form")) fitCreateForm();
