@@ -519,7 +519,11 @@ def describe_event(event: dict[str, Any], players: list[Player]) -> str | None:
             pile = data.get("pile", "")
             if pile.startswith("draw:"):
                 return f"{seat_name(players, int(pile[5:]))} shuffles their draw pile."
-            return f"The {pile.replace('shop:', '').replace('shop', 'shop deck')} pile is shuffled." if pile != "exploration" else "The exploration pile is shuffled."
+            if pile == "shop":
+                return "The shop deck is shuffled."
+            if pile.startswith("shop:"):  # the tiered shop profile: basic, advanced, project
+                return f"The {pile[5:]} shop deck is shuffled."
+            return f"The {pile} pile is shuffled."
         if kind == "roll":
             return f"Cavern roll for {_n(data.get('card'))}: {data.get('value')}."
         if kind == "insert":

@@ -147,4 +147,11 @@ def test_the_event_log_names_players_and_keeps_sealed_entries_sealed():
     assert describe({"player": 1, "action": {"do": "commit_bid", "sealed": True}}, players) == "P2 commits to the bid (sealed)."
     assert describe({"player": 0, "action": {"do": "play_treasure", "card": "shinies-3#1"}}, players) == "P1: Play Gold Coins."
     assert describe({"chance": {"kind": "shuffle", "pile": "draw:1", "sealed": True}}, players) == "P2 shuffles their draw pile."
+    assert describe({"chance": {"kind": "shuffle", "pile": "shop", "sealed": True}}, players) == "The shop deck is shuffled."
+    assert describe({"chance": {"kind": "shuffle", "pile": "shop:advanced", "sealed": True}}, players) == (
+        "The advanced shop deck is shuffled."
+    )
+    assert describe({"chance": {"kind": "shuffle", "pile": "exploration", "sealed": True}}, players) == (
+        "The exploration pile is shuffled."
+    )
     assert describe({"chance": {"kind": "roll", "die": 6, "card": "kartok#1", "value": 5}}, players) == "Cavern roll for Kartok: 5."
