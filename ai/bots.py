@@ -30,7 +30,7 @@ from typing import Any, Callable, Mapping, Optional
 from engine import get_game
 from engine.core import Game
 
-from .evaluation import ITERATION_FACTOR
+from .evaluation import ITERATION_FACTOR, ROLLOUT_DEPTH
 from .ismcts import ISMCTS
 from .mcts import MCTS, MCTSConfig
 
@@ -75,7 +75,7 @@ def level_config(level: str, game_id: str = "mountain-goats", *, scale: float = 
     """The search settings of a level for a game; ``scale`` multiplies the iteration cap (arena use)."""
     spec = LEVELS[level]
     iterations = max(1, int(round(spec["iterations"] * ITERATION_FACTOR.get(game_id, 1.0) * scale)))
-    return MCTSConfig(iterations=iterations, seconds=spec["seconds"] or None)
+    return MCTSConfig(iterations=iterations, seconds=spec["seconds"] or None, rollout_depth=ROLLOUT_DEPTH.get(game_id))
 
 
 def make_searcher(

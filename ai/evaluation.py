@@ -5,6 +5,7 @@
   (``MCTSConfig.rollout_depth``).  Games without one fall back to
   :func:`ai.reward.score_evaluation`.
 * ``ITERATION_FACTOR[game_id]``: scales the levels' iteration caps.
+* ``ROLLOUT_DEPTH[game_id]``: the levels' rollout cut-off in that game (default: play out).
 * ``CHANCE_KEYS[game_id](outcome) -> outcome``: maps a chance outcome as the
   game *samples* it to the outcome as ``chance_outcomes()`` *lists* it, so that
   a tree kept between moves (tree reuse) can follow the real dice.  Mountain
@@ -14,6 +15,7 @@
 
 from __future__ import annotations
 
+from math import exp
 from typing import Any, Callable
 
 from engine.core import State
@@ -47,8 +49,69 @@ def _mountain_goats(state: Any, margin_weight: float) -> list[float]:
     return _from_scores(est, margin_weight, 8.0)
 
 
+def _mountainhome(state: Any, margin_weight: float) -> list[float]:
+    """Victory points, plus part of what half-built buildings and a running auction will bring.
+
+    * A building scores only when finished (projects also per step, which ``vp`` counts), so a
+      half-built one is worth ``MH_HALF_BUILT`` times its VP times the share of steps done.
+    * A dwarf auction still open (its commitments not yet revealed) gives the dwarf's VP to the
+      seats in proportion to a logistic of each seat's committed bid value over the best other
+      (``MH_BID_WIDTH`` value points wide); a Party costs the loser its Hangover.  Without this a
+      rollout cut off before the reveal would see no reason to bid.  Each ``commit_bid`` entry
+      costs ``MH_COMMIT_COST``: replacing a commitment is free in the rules, and without a cost
+      the search would as soon change it again as say ``ready``.
+    * The lead is turned into a win chance over ``MH_TEMPERATURE`` points.
+
+    Tried against full rollouts with ``python -m ai.arena`` (docs/AI.md, "Mountainhome").
+    """
+    if state.over:
+        return terminal_reward(state, margin_weight)
+    from engine.games.mountainhome import tables as T
+
+    ksteps = T.KSTEPS
+    kfinished = T.KVP_FINISHED
+    kinds = state.kind
+    prog = state.prog
+    n = state.n
+    est = []
+    for s in range(n):
+        v = float(state.vp(s))
+        for b in state.town[s]:
+            k = kinds[b]
+            done = prog.get(b, 0)
+            total = len(ksteps[k])
+            if 0 < done < total:
+                v += MH_HALF_BUILT * kfinished[k] * done / total
+        est.append(v)
+    bid = state.bid
+    if bid is not None:
+        for s in range(n):  # each commit_bid entry costs a little, or a search could re-commit forever
+            est[s] -= MH_COMMIT_COST * bid.ncommit[s]
+    if bid is not None and bid.stage <= 1 and bid.kind <= 1:
+        values = []
+        for s in range(n):
+            commit = bid.commit[s]
+            values.append(sum(state.card_bid_value(c, s) for c in commit[0]) if commit else 0)
+        if bid.kind == 0:
+            win, lose = (float(T.KVP_FIXED[kinds[bid.prize]]) or 0.5) if bid.prize >= 0 else 0.0, 0.0
+        else:
+            win, lose = 0.5, -1.0
+        for s in range(n):
+            lead = (values[s] - max(values[j] for j in range(n) if j != s)) / MH_BID_WIDTH
+            lead = -30.0 if lead < -30.0 else 30.0 if lead > 30.0 else lead
+            share = 1.0 / (1.0 + exp(-lead))
+            est[s] += share * win + (1.0 - share) * lose
+    return _from_scores(est, margin_weight, MH_TEMPERATURE)
+
+
+MH_HALF_BUILT = 0.5
+MH_TEMPERATURE = 3.0
+MH_BID_WIDTH = 1.5
+MH_COMMIT_COST = 0.05
+
 EVALUATORS: dict[str, Callable[[State, float], list]] = {
     "mountain-goats": _mountain_goats,
+    "mountainhome": _mountainhome,
 }
 
 
@@ -67,7 +130,16 @@ CHANCE_KEYS: dict[str, Callable[[Any], Any]] = {
 # one run (docs/AI.md, "Levels and budgets").
 ITERATION_FACTOR: dict[str, float] = {
     "nanga-parbat": 0.2,
-    "mountainhome": 0.01,
+    # ISMCTS with rollouts cut after ROLLOUT_DEPTH decisions: about 1,500 iterations/s on sampled
+    # positions (2,300-3,700 inside arena games), so hard's 3,200 take 1-2 s.
+    "mountainhome": 0.4,
+}
+
+
+# Levels cut rollouts off after this many decisions (``MCTSConfig.rollout_depth``) in these games and
+# score the position with the game's evaluator; other games play rollouts to the end.
+ROLLOUT_DEPTH: dict[str, int] = {
+    "mountainhome": 10,
 }
 
 

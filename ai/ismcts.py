@@ -6,7 +6,9 @@ Search", with the decoupled handling of simultaneous moves:
 * **Determinization from the observation only.**  Every iteration starts
   from ``game.state_from_observation(observation, seat, rng)``: a full state
   dealt at random to agree with what the bot's seat sees.  The search never
-  receives the true state.
+  receives the true state.  A game may offer
+  ``game.determinizer(observation, seat) -> (rng -> state)``, the same deal
+  with the observation parsed once per search instead of once per iteration.
 * **Nodes keyed by what the observer knows.**  A node's children are keyed by
   the observer's *view* of each event, not by the event: the observer's own
   actions are seen as they are; other seats' actions and chance events are
@@ -14,7 +16,13 @@ Search", with the decoupled handling of simultaneous moves:
   seen with an optional ``State.action_view(observer, seat, action)``
   (``seat`` is ``CHANCE`` for outcomes; called before the event is applied);
   without it the key is the observer's whole observation after the event
-  (canonical JSON), which is always correct and slower.
+  (canonical JSON), which is always correct and slower.  An event can also
+  reveal things through its consequences (the cards a shuffle lets the
+  observer draw, the card an exploration turns up): a game with
+  ``action_view`` may add ``State.info_digest(observer)``, a cheap summary
+  of parts of the observer's observation taken *after* the event, and the
+  key is then ``(view, digest)``.  Both must depend only on what the
+  observer may know (tests/engine/test_mountainhome_information.py).
 * **Availability.**  An action's UCB term uses how often it was *legal* when
   its node was visited (not the node's visit count), because different
   determinizations allow different actions (a card only some deals give).
@@ -56,7 +64,7 @@ class InfoNode:
 
 
 class ISMCTS:
-    __slots__ = ("game", "config", "rng", "clock", "root", "iterations_done", "evaluate", "observer", "_viewer")
+    __slots__ = ("game", "config", "rng", "clock", "root", "iterations_done", "evaluate", "observer", "_viewer", "_digest")
 
     def __init__(
         self,
@@ -76,6 +84,7 @@ class ISMCTS:
         self.evaluate = evaluator_for(game.id)
         self.observer = -1
         self._viewer: Optional[bool] = None
+        self._digest: Optional[bool] = None
 
     def search(self, observation: Mapping[str, Any], seat: int) -> Any:
         """The best action for ``seat`` given only its ``observation``."""
@@ -86,8 +95,18 @@ class ISMCTS:
         deadline = clock() + config.seconds if clock is not None and config.seconds is not None else None
         done = 0
         legal: Optional[tuple] = None
+        rng = self.rng
+        parsed = getattr(self.game, "determinizer", None)
+        if parsed is not None:  # the observation parsed once, dealt afresh every iteration
+            deal = parsed(observation, seat)
+        else:
+            game = self.game
+
+            def deal(rng: random.Random) -> State:
+                return game.state_from_observation(observation, seat, rng)
+
         while done < config.iterations:
-            state = self.game.state_from_observation(observation, seat, self.rng)
+            state = deal(rng)
             if legal is None:
                 if seat not in state.to_move():
                     raise ValueError(f"seat {seat} is not to move in this observation")
@@ -124,6 +143,14 @@ class ISMCTS:
     def _observation_key(self, state: State) -> str:
         return json.dumps(state.observation(self.observer), sort_keys=True, separators=(",", ":"))
 
+    def _after(self, state: State) -> Any:
+        """What the observer sees of an event's consequences (after it is applied), if the game says."""
+        if self._digest is None:
+            self._digest = hasattr(state, "info_digest")
+        if self._digest:
+            return state.info_digest(self.observer)  # type: ignore[attr-defined]
+        return None
+
     def _iterate(self, state: State, root: InfoNode) -> None:
         rng = self.rng
         c = self.config.exploration
@@ -137,7 +164,7 @@ class ISMCTS:
                 outcome = state.sample_chance(rng)
                 view = self._view(state, CHANCE, outcome)
                 state.apply(CHANCE, outcome)
-                key = ("chance", self._observation_key(state) if view is _UNSEEN else view)
+                key = ("chance", self._observation_key(state) if view is _UNSEEN else (view, self._after(state)))
                 child = node.kids.get(key)
                 if child is None:
                     child = node.kids[key] = InfoNode()
@@ -179,7 +206,7 @@ class ISMCTS:
                 views.append(view)
             for seat, action in picks:
                 state.apply(seat, action)
-            key = self._observation_key(state) if unseen else tuple(views)
+            key = self._observation_key(state) if unseen else (tuple(views), self._after(state))
             path.append((node, picks))
             child = node.kids.get(key)
             if child is None:

@@ -141,3 +141,63 @@ def test_ismcts_plays_a_legal_sealed_commitment_in_mountainhome() -> None:
         action = choose_action(game, state.observation(seat), seat, level="hard", seed=1,
                                config=MCTSConfig(iterations=6))
         state.check(seat, action)
+
+
+def _mountainhome_commit_position():
+    from engine import get_game
+
+    game = get_game("mountainhome")
+    state = game.new_initial_state(2)
+    rng = random.Random(3)
+    while state.current_player() not in (TERMINAL, -2):
+        if state.current_player() == CHANCE:
+            state.apply(CHANCE, state.sample_chance(rng))
+        else:
+            seat = state.current_player()
+            legal = state.legal_actions(seat)
+            state.apply(seat, legal[rng.randrange(len(legal))])
+    return game, state
+
+
+def test_mountainhome_determinizer_deals_what_state_from_observation_deals() -> None:
+    game, state = _mountainhome_commit_position()
+    obs = state.observation(0)
+    deal = game.determinizer(obs, 0)
+    for seed in range(3):
+        assert deal(random.Random(seed)).key() == game.state_from_observation(obs, 0, random.Random(seed)).key()
+    assert deal(random.Random(0)).key() != deal(random.Random(1)).key()  # the hidden cards really vary
+
+
+def test_mountainhome_nodes_are_keyed_by_action_views_not_by_the_whole_observation() -> None:
+    from ai.evaluation import evaluator_for
+
+    game, state = _mountainhome_commit_position()
+    searcher = ISMCTS(game, MCTSConfig(iterations=60, rollout_depth=4), seed=1)
+    action = searcher.search(state.observation(0), 0)
+    state.check(0, action)
+    root = searcher.root
+    assert root.kids and all(type(key) is tuple for key in root.kids)
+    # The other seat's sealed commitments all look alike to seat 0: one view however it bid.
+    sealed = {views[1] for views, _ in root.kids}
+    assert len(sealed) <= 2  # ("sealed", commit_bid) or its "ready"
+    assert len(root.stats[1]) > 1
+    assert evaluator_for("mountainhome") is not evaluator_for("no-such-game")
+
+
+def test_mountainhome_evaluation_values_a_higher_sealed_bid_and_charges_each_recommit() -> None:
+    from ai.evaluation import evaluator_for
+
+    evaluate = evaluator_for("mountainhome")
+    game, state = _mountainhome_commit_position()
+    bid = state.bid
+    assert bid.kind == 0 and bid.stage == 1  # a dwarf auction, commitments still sealed
+    currency = [c for c in state.commit_cards_available(0) if state.card_bid_value(c, 0) > 0]
+    assert currency
+    base = evaluate(state, 0.1)
+    richer = state.clone()
+    richer.bid.commit[0] = (tuple(currency), ())
+    assert evaluate(richer, 0.1)[0] > base[0]
+    assert evaluate(richer, 0.1)[1] < base[1]
+    again = richer.clone()
+    again.bid.ncommit[0] += 3
+    assert evaluate(again, 0.1)[0] < evaluate(richer, 0.1)[0]

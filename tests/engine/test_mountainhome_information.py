@@ -234,3 +234,80 @@ def test_a_declined_reaction_window_shows_nothing_about_who_declined() -> None:
     declined = {"player": 0, "action": {"do": "pass"}}
     assert state.redact_event(declined, 1) == {"sealed": True}
     assert state.redact_event(declined, 0) == declined
+
+
+# ---------------------------------------------------------------- what the search may see (ai/ismcts.py)
+
+_SEALED_CHANCE = ("shuffle", "select", "insert", "bottom")
+
+
+def _hidden_chance(state: MountainhomeState) -> bool:
+    return state.pdata[0] in _SEALED_CHANCE or state.pdata[0] == "xshuffle"
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(2, 4), seed=st.integers(0, 10_000), steps=st.integers(0, 200), salt=st.integers(0, 1000))
+def test_two_determinizations_give_the_observer_the_same_views(players: int, seed: int, steps: int, salt: int) -> None:
+    """``info_digest`` and ``action_view`` depend only on what the observer may know.
+
+    Two determinizations of one observation (and a perturbed true state) differ in every hidden
+    card; the digest must be equal, a hidden chance outcome must look the same whatever was drawn,
+    and another seat's sealed choices must all look alike.
+    """
+    from engine.games.mountainhome.state import A_BID, A_TRASH
+
+    state = advance_randomly(players, seed, steps)
+    for viewer in range(players):
+        obs = state.observation(viewer)
+        one = GAME.state_from_observation(obs, viewer, random.Random(salt))
+        two = GAME.state_from_observation(obs, viewer, random.Random(salt + 1))
+        other = perturb(state, viewer, random.Random(salt))
+        digest = state.info_digest(viewer)
+        assert one.info_digest(viewer) == two.info_digest(viewer) == other.info_digest(viewer) == digest
+        player = state.current_player()
+        if player == TERMINAL:
+            continue
+        if player == CHANCE:
+            if _hidden_chance(state):
+                views = {s.action_view(viewer, CHANCE, s.sample_chance(random.Random(salt + k)))
+                         for k, s in enumerate((state, one, two, other))}
+                assert len(views) == 1
+            continue
+        for seat in state.to_move():
+            if seat == viewer:
+                continue
+            for det in (state, one, two, other):
+                sealed = {det.action_view(viewer, seat, a) for a in det.legal_actions(seat) if a[0] in (A_BID, A_TRASH)}
+                assert len(sealed) <= 1
+
+
+def test_action_views_follow_the_event_listings() -> None:
+    """An event is seen in full exactly when its listing for that seat is not redacted (§20, §23.1)."""
+    from engine.games.mountainhome.state import A_BID
+
+    sealed_seen = public_seen = 0
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = GAME.new_initial_state(3 if seed % 2 else 2)
+        while not state.is_terminal() and state.nact < 300:
+            if state.current_player() == CHANCE:
+                seat, action = CHANCE, state.sample_chance(rng)
+                event = {"chance": state.chance_to_json(action)}
+            else:
+                seat = state.to_move()[0]
+                actions = state.legal_actions(seat)
+                action = actions[rng.randrange(len(actions))]
+                event = {"player": seat, "action": state.action_to_json(seat, action)}
+            for viewer in range(state.n):
+                view = state.action_view(viewer, seat, action)
+                if state.redact_event(event, viewer) == event:
+                    assert view == action
+                    public_seen += 1
+                else:
+                    assert view != action and len(view) <= 3
+                    assert all(not isinstance(part, tuple) for part in view)  # no order, no commitment
+                    sealed_seen += 1
+                    if seat != CHANCE and action[0] == A_BID:
+                        assert view == ("sealed", A_BID)
+            state.apply(seat, action)
+    assert sealed_seen and public_seen

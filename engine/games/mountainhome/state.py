@@ -427,6 +427,12 @@ class Mountainhome(Game):
 
         return state_from_observation(self, observation, seat, rng)
 
+    def determinizer(self, observation: Mapping[str, Any], seat: int) -> Any:
+        """``rng -> state``, as :meth:`state_from_observation` but parsing the observation once (ISMCTS)."""
+        from .view import determinizer
+
+        return determinizer(self, observation, seat)
+
 
 # ====================================================================== the state
 
@@ -2955,6 +2961,66 @@ class MountainhomeState(State):
     def ranking(self) -> list[int]:
         scores = self.scores()
         return [sum(1 for other in scores if other > mine) for mine in scores]
+
+    # ------------------------------------------------------------------ what a seat sees of an event (ai/ismcts.py)
+
+    def action_view(self, observer: int, seat: int, action: Any) -> Any:
+        """What ``observer`` sees of ``seat`` doing ``action`` (``seat`` CHANCE: an outcome), before it is applied.
+
+        The same split as :func:`_redact_event` (§20), on engine tuples: shuffle orders, pool selections,
+        insert positions and Thorvald's bottom order are seen only as "that pile was shuffled"; another
+        seat's ``commit_bid``, sealed ``trash`` choice, Reorganisation put-back and Baldur order only as
+        "sealed"; a declined reaction window as nothing (one constant).  Everything else is public.
+        What an event reveals *through its consequences* (cards drawn, the card explored) is not in
+        the event: see :meth:`info_digest`.
+        """
+        if seat == CHANCE:
+            what = action[0]
+            if what == "shuffle":
+                return ("shuffle", action[1])
+            if what == "select":
+                return ("select", action[1])
+            if what == "insert":
+                return ("insert", action[1])
+            if what == "bottom":
+                return ("bottom",)
+            return action  # assign, roll, rtrash, deal: public
+        if seat == observer:
+            return action
+        verb = action[0]
+        if verb == A_BID or verb == A_TRASH:
+            return ("sealed", verb)
+        pk = self.pk
+        if pk == P_KARINA or pk == P_LAGERTHA:
+            return action if verb == A_REACT else ("sealed",)
+        if verb == A_CHOOSE and pk == P_CHOOSE and (action[1] == C_REORG_PUT or action[1] == C_BALDUR):
+            return ("sealed", A_CHOOSE, action[1])
+        return action
+
+    def info_digest(self, observer: int) -> tuple:
+        """A cheap summary of what ``observer`` sees now (only parts of its observation).
+
+        Used with :meth:`action_view` by ISMCTS to key nodes: after an event, this tells apart the
+        outcomes the observer can tell apart through the event's consequences -- its own new hand
+        after a draw, the explored card (discard piles, the set-aside cards, the shared area), shop
+        refills, the trash, revealed bid pools and values.  Another seat's hand appears only as its
+        size; a reaction window the observer is not asked about does not appear at all (§10.5).
+        """
+        pk = self.pk
+        pseat = self.pseat
+        if (pk == P_KARINA or pk == P_LAGERTHA) and pseat != observer:
+            pk = pseat = -1
+        bid = self.bid
+        revealed = None
+        if bid is not None and bid.stage >= 2:
+            revealed = (tuple(map(tuple, bid.pool)), tuple(bid.values), bid.winner)
+        trash = self.trash
+        return (
+            pk, pseat, tuple(sorted(self.hand[observer])), tuple(map(len, self.hand)), tuple(map(len, self.draw)),
+            tuple(d[-1] if d else -1 for d in self.disc), tuple(map(len, self.disc)), tuple(self.slots),
+            tuple(self.aside), tuple(self.area), len(trash), trash[-1] if trash else -1, len(self.xp),
+            self.found, tuple(self.apool), revealed,
+        )
 
 
 def _fisher_yates(items: list, rng: RandomSource) -> list:

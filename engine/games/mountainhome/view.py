@@ -19,7 +19,7 @@ block structure of the hidden piles (see docs/games/mountainhome.md).
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from ...core import RandomSource
 from . import tables as T
@@ -276,11 +276,14 @@ def _deal_blocks(blocks: list[tuple], pool: set[int], forbidden: set[int], rng: 
 
 
 def _sample(items: list[int], k: int, rng: RandomSource) -> list[int]:
+    """``k`` of ``items`` in random order: the last ``k`` steps of a Fisher-Yates shuffle (k draws, not len)."""
     items = list(items)
-    for i in range(len(items) - 1, 0, -1):
+    n = len(items)
+    stop = max(n - k, 1) - 1
+    for i in range(n - 1, stop, -1):
         j = rng.randrange(i + 1)
         items[i], items[j] = items[j], items[i]
-    return items[:k]
+    return items[n - k:] if k else []
 
 
 def _shuffled(items: list[int], rng: RandomSource) -> list[int]:
@@ -288,6 +291,27 @@ def _shuffled(items: list[int], rng: RandomSource) -> list[int]:
 
 
 def state_from_observation(game: Any, obs: Mapping[str, Any], seat: int, rng: RandomSource) -> MountainhomeState:
+    template, context = _parse(game, obs, seat)
+    return _deal(template, context, seat, rng)
+
+
+def determinizer(game: Any, obs: Mapping[str, Any], seat: int) -> Callable[[RandomSource], MountainhomeState]:
+    """``rng -> state``: :func:`state_from_observation` with the observation parsed once.
+
+    Every call clones the parsed template and deals the hidden cards afresh (ISMCTS deals one
+    determinization per iteration).  ``determinizer(g, obs, seat)(rng)`` deals exactly what
+    ``state_from_observation(g, obs, seat, rng)`` deals.
+    """
+    template, context = _parse(game, obs, seat)
+
+    def deal(rng: RandomSource) -> MountainhomeState:
+        return _deal(template.clone(), context, seat, rng)
+
+    return deal
+
+
+def _parse(game: Any, obs: Mapping[str, Any], seat: int) -> tuple[MountainhomeState, tuple]:
+    """Everything of the observation but the hidden cards: a template state and what the deal needs."""
     from .layout import layout
 
     eng = obs["engine"]
@@ -371,13 +395,29 @@ def state_from_observation(game: Any, obs: Mapping[str, Any], seat: int, rng: Ra
     if st.pk == P_CHOOSE and st.pdata and st.pdata[0] == C_GOLEMS:
         force[st.pseat].add(st.pdata[1])  # the drawn Rocks card waiting for its Golems choice
 
+    st.hand = [[] for _ in range(n)]
+    st.draw = [[] for _ in range(n)]
+    st.shop = []
+    st.xp = []
+    st.selected = {}
+    chosen = eng["bid"]["chosen"] if eng["bid"] is not None else None
+    context = (eng["hidden"], eng["hand"], eng["hand_sizes"], eng["draw_sizes"], eng["selected_pools"], eng["xsize"],
+               chosen, force)
+    return st, context
+
+
+def _deal(st: MountainhomeState, context: tuple, seat: int, rng: RandomSource) -> MountainhomeState:
+    """Deal the hidden cards of a parsed template (in place) at random, agreeing with the observation."""
+    hidden_sets, own_hand, hand_sizes, draw_sizes, selected_pools, xsize, chosen, force = context
+    n = st.n
+    lay = st.lay
     # ---- hands and draw piles
     st.hand = [[] for _ in range(n)]
     st.draw = [[] for _ in range(n)]
     for j in range(n):
-        hidden = list(eng["hidden"][j])
+        hidden = list(hidden_sets[j])
         if j == seat:
-            hand = list(eng["hand"])
+            hand = list(own_hand)
             pool = set(hidden) - set(hand)
             forbidden: set[int] = set()
         else:
@@ -403,7 +443,7 @@ def state_from_observation(game: Any, obs: Mapping[str, Any], seat: int, rng: Ra
             raise ValueError(f"observation of seat {seat} is inconsistent: cannot deal seat {j}'s draw pile")
         draw: list[int] = []
         for cards in dealt:
-            draw.extend(_shuffled(cards, rng))
+            draw.extend(cards)  # already in random order (_sample)
         draw.extend(reversed(pinned))
         st.draw[j] = draw
         if j != seat:
@@ -412,7 +452,7 @@ def state_from_observation(game: Any, obs: Mapping[str, Any], seat: int, rng: Ra
             others = _shuffled([c for c in rest if c not in known], rng)
             hand = known + others
         st.hand[j] = hand
-        if len(hand) != eng["hand_sizes"][j] or len(draw) != eng["draw_sizes"][j]:
+        if len(hand) != hand_sizes[j] or len(draw) != draw_sizes[j]:
             raise ValueError(f"observation of seat {seat} is inconsistent about seat {j}'s hand and draw pile")
 
     # ---- shop deck
@@ -438,7 +478,7 @@ def state_from_observation(game: Any, obs: Mapping[str, Any], seat: int, rng: Ra
     st.selected = {}
     pools = {0: lay.dwarf_pool(st.legend) if all(k >= 0 for k in st.legend) else [], 1: lay.event_pool, 2: lay.recurring_pool}
     sizes = {0: T.EXP["dwarves"][str(n)], 1: T.EXP["events"][str(n)], 2: T.EXP["recurring"][str(n)]}
-    for p in eng["selected_pools"]:
+    for p in selected_pools:
         members = pools[p]
         known = [c for c in members if c in located]
         unseen = [c for c in members if c not in located]
@@ -465,17 +505,24 @@ def state_from_observation(game: Any, obs: Mapping[str, Any], seat: int, rng: Ra
     for known, count in blocks:
         fill = unknown[: count - len(known)]
         unknown = unknown[count - len(known) :]
-        xp.extend(_shuffled(known + fill, rng))
+        xp.extend(_shuffled(known + fill, rng) if known else fill)  # ``unknown`` is shuffled already
     xp.extend(reversed(pinned))
     st.xp = xp
-    if len(xp) != eng["xsize"] or (st.xblocks and unknown):
-        raise ValueError(f"observation of seat {seat} is inconsistent about the exploration pile ({len(xp)} cards dealt for {eng['xsize']}, {len(unknown)} unseen left: {[st.names[c] for c in unknown]})")
+    if len(xp) != xsize or (st.xblocks and unknown):
+        raise ValueError(f"observation of seat {seat} is inconsistent about the exploration pile ({len(xp)} cards dealt for {xsize}, {len(unknown)} unseen left: {[st.names[c] for c in unknown]})")
     if st.pk == P_CHOOSE and st.pdata and st.pdata[0] == C_BALDUR and st.pseat != seat:
         # another seat is looking at the top cards: in this deal, it sees the dealt ones
         m = min(5, len(st.xp))
         st.private[st.pseat]["xtop"] = tuple(reversed(st.xp[-m:]))
-    if st.bid is not None and eng["bid"]["chosen"]:
-        for target in eng["bid"]["chosen"]:  # sealed trash choices of other seats: any eligible card
+    bid = st.bid
+    if bid is not None and bid.stage == 1:
+        # another seat's sealed commitment (only "it has committed" is public): any cards it may commit,
+        # each kept with probability 1/2 -- without this the deal would show it bidding nothing
+        for j in range(n):
+            if j != seat and bid.commit[j] is None and bid.ncommit[j] > 0:
+                bid.commit[j] = (tuple(c for c in st.commit_cards_available(j) if rng.randrange(2)), ())
+    if st.bid is not None and chosen:
+        for target in chosen:  # sealed trash choices of other seats: any eligible card
             if target not in st.bid.choices:  # sealed: another seat's trash choice, any eligible card
                 eligible = st.eligible(target)
                 st.bid.choices[target] = eligible[rng.randrange(len(eligible))]
