@@ -130,9 +130,9 @@ CHANCE_KEYS: dict[str, Callable[[Any], Any]] = {
 # one run (docs/AI.md, "Levels and budgets").
 ITERATION_FACTOR: dict[str, float] = {
     "nanga-parbat": 0.2,
-    # ISMCTS with rollouts cut after ROLLOUT_DEPTH decisions: about 1,500 iterations/s on sampled
-    # positions (2,300-3,700 inside arena games), so hard's 3,200 take 1-2 s.
-    "mountainhome": 0.4,
+    # ISMCTS with rollouts cut after ROLLOUT_DEPTH decisions: about 3,100 iterations/s on sampled
+    # positions, 2,900-3,300 inside arena games, so hard's 6,000 take about 2 s.
+    "mountainhome": 0.75,
 }
 
 
