@@ -59,7 +59,7 @@ LEVELS: dict[str, dict[str, Any]] = {
         "description": "Monte Carlo tree search, about 0.5 s of thinking per move",
         "seconds": 0.5,
         "iterations": 2000,
-        "rating": {"mountain-goats": 1885},
+        "rating": {"mountain-goats": 1885, "mountainhome": 1224},
     },
     "hard": {
         "label": "Hard",
