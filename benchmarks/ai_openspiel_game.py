@@ -1,6 +1,6 @@
 """Our engine as an OpenSpiel Python game, so OpenSpiel's MCTSBot runs on the same rules code.
 
-Development only (``pip install -e .[peer]``): nothing in ``engine/`` or
+Development only (``pip install -c constraints.txt open-spiel==2.0.2``): nothing in ``engine/`` or
 ``ai/`` imports this.  ``register(game_id, players)`` registers
 ``python_cairn_<game>_<players>p`` with pyspiel and returns the pyspiel game.
 

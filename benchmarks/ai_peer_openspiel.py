@@ -1,8 +1,9 @@
 """Our MCTS against OpenSpiel's Python MCTSBot, on the same rules code, in one run.
 
-    .venv/bin/pip install -e .[peer]          # open-spiel (development only)
+    .venv/bin/pip install -c constraints.txt open-spiel==2.0.2   # development only
     python benchmarks/ai_peer_openspiel.py speed --game mountain-goats --positions 20 --iterations 300
-    python benchmarks/ai_peer_openspiel.py match --game mountain-goats --games 40 --seconds 0.5
+    python benchmarks/ai_peer_openspiel.py match --game nanga-parbat --games 100 --seconds 0.1 --seed 3 \
+        --jsonl benchmarks/ai_results/peer_match_np_0.1s.jsonl
 
 ``speed``: for the same sampled positions (``ai.arena.sample_positions``),
 iterations per second of (with ``--depth D``, also ours with rollouts cut
@@ -18,11 +19,12 @@ Both searches use the same reward (win/place plus 0.1 x margin; MCTSBot gets
 it rescaled to [-1, 1]) and run with the same number of iterations per
 position, interleaved position by position so that machine load hits both.
 
-``match``: a head-to-head at equal wall-clock time per move.  Ours gets
-``--seconds`` per move with its clock.  MCTSBot has no time budget, so it
-gets ``max_simulations`` = its measured simulations per second (from a
-calibration on sampled positions at the start of the run) x ``--seconds``; the
-mean think time per move of each side is reported so the equality can be
+``match``: a head-to-head at equal wall-clock time per move.  Both sides get
+``--seconds`` per move and stop on a clock: ours with its ``clock`` argument,
+``MCTSBot`` as :class:`TimedMCTSBot`, which runs MCTSBot's own simulation loop
+until the same seconds have elapsed (the check comes between simulations, as
+ours does, so each side may overrun by at most one iteration).  The mean think
+time and iterations per move of each side are reported so the equality can be
 checked.  Seats rotate; MCTSBot uses the fused evaluator unless
 ``--stock-evaluator``.
 """
@@ -78,6 +80,53 @@ def openspiel_bot(game: Any, sims: int, seed: int, fused: bool) -> Any:
     return mcts.MCTSBot(game, UCT_C_OPENSPIEL, sims, evaluator, solve=False, random_state=np.random.RandomState(seed + 1))
 
 
+class _OutOfTime(Exception):
+    pass
+
+
+class TimedMCTSBot(mcts.MCTSBot):
+    """``MCTSBot`` with a wall-clock budget per move instead of a simulation count.
+
+    ``MCTSBot.mcts_search`` loops ``for _ in range(max_simulations)``; here
+    ``max_simulations`` is effectively unbounded and ``_apply_tree_policy``,
+    called at the start of every simulation with the root, ends the search once
+    ``seconds`` have passed since ``mcts_search`` began (after at least one
+    simulation).  A simulation is never cut in the middle: the exception is
+    raised before it descends, so the tree returned is the one MCTSBot's own
+    loop had built, and ``best_child()`` picks the move as usual.
+    """
+
+    def __init__(self, *args: Any, seconds: float, clock: Any = time.perf_counter, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.seconds = seconds
+        self.clock = clock
+        self._deadline = 0.0
+        self._root: Any = None
+        self.simulations = 0
+
+    def _apply_tree_policy(self, root: Any, state: Any) -> Any:
+        if root.explore_count > 0 and self.clock() >= self._deadline:
+            self._root = root
+            raise _OutOfTime
+        return super()._apply_tree_policy(root, state)
+
+    def mcts_search(self, state: Any) -> Any:
+        self._deadline = self.clock() + self.seconds
+        try:
+            root = super().mcts_search(state)
+        except _OutOfTime:
+            root = self._root
+        self._root = None
+        self.simulations = root.explore_count
+        return root
+
+
+def timed_openspiel_bot(game: Any, seconds: float, seed: int, fused: bool) -> TimedMCTSBot:
+    evaluator = FusedRolloutEvaluator(seed) if fused else mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed))
+    return TimedMCTSBot(game, UCT_C_OPENSPIEL, 10**9, evaluator, solve=False,
+                        random_state=np.random.RandomState(seed + 1), seconds=seconds)
+
+
 def speed(game_id: str, players: int, positions: int, iterations: int, seed: int, depth: int | None = None) -> dict[str, Any]:
     game = get_game(game_id)
     osgame = ai_openspiel_game.register(game_id, players)
@@ -114,21 +163,19 @@ def speed(game_id: str, players: int, positions: int, iterations: int, seed: int
 def match(game_id: str, games: int, seconds: float, seed: int, fused: bool, jsonl: str | None) -> dict[str, Any]:
     game = get_game(game_id)
     osgame = ai_openspiel_game.register(game_id, 2)
-    # Calibrate MCTSBot's simulations per second on this machine, now.
-    calib = sample_positions(game, 2, 6, seed + 999)
-    started = time.perf_counter()
-    for k, state in enumerate(calib):
-        openspiel_bot(osgame, 200, k, fused).step(ai_openspiel_game.wrap(osgame, state))
-    sims_per_second = 6 * 200 / (time.perf_counter() - started)
-    sims = max(2, int(sims_per_second * seconds))
-    points = 0.0
-    think = {"ours": 0.0, "openspiel": 0.0}
-    moves = {"ours": 0, "openspiel": 0}
+    rows: list[dict[str, Any]] = []
+    if jsonl and os.path.exists(jsonl):  # resume: games already played are kept
+        with open(jsonl, encoding="utf-8") as handle:
+            rows = [json.loads(line) for line in handle if line.strip()]
+        rows = rows[:games]
     out = open(jsonl, "a", encoding="utf-8") if jsonl else None
-    for g in range(games):
+    for g in range(len(rows), games):
         ours_seat = g % 2
         state = game.new_initial_state(2)
         chance = random.Random(f"peer:{seed}:{g}")
+        think = {"ours": 0.0, "openspiel": 0.0}
+        moves = {"ours": 0, "openspiel": 0}
+        iterations = {"ours": 0, "openspiel": 0}
         n = 0
         while state.current_player() != TERMINAL:
             player = state.current_player()
@@ -137,40 +184,59 @@ def match(game_id: str, games: int, seconds: float, seed: int, fused: bool, json
                 continue
             n += 1
             legal = state.legal_actions(player)
+            if len(legal) == 1:
+                state.apply_checked(player, legal[0])
+                continue
             side = "ours" if player == ours_seat else "openspiel"
             started = time.perf_counter()
-            if len(legal) == 1:
-                action = legal[0]
-            elif side == "ours":
+            if side == "ours":
                 searcher = MCTS(game_id, MCTSConfig(iterations=10**9, seconds=seconds), seed=seed * 7919 + g * 1000 + n,
                                 clock=time.perf_counter)
                 action = searcher.search(state)
+                done = searcher.iterations_done
             else:
-                bot = openspiel_bot(osgame, sims, seed * 7919 + g * 1000 + n, fused)
+                bot = timed_openspiel_bot(osgame, seconds, seed * 7919 + g * 1000 + n, fused)
                 wrapped = ai_openspiel_game.wrap(osgame, state)
                 action = wrapped.engine_action(bot.step(wrapped))
-            if len(legal) > 1:
-                think[side] += time.perf_counter() - started
-                moves[side] += 1
+                done = bot.simulations
+            think[side] += time.perf_counter() - started
+            moves[side] += 1
+            iterations[side] += done
             state.apply_checked(player, action)
         ranking = state.ranking()
         won = 1.0 if ranking[ours_seat] == 0 and ranking[1 - ours_seat] != 0 else 0.5 if ranking[ours_seat] == 0 else 0.0
-        points += won
+        row = {"game": g, "ours_seat": ours_seat, "scores": state.scores(), "ours_points": won,
+               "think_seconds": {k: round(v, 4) for k, v in think.items()}, "moves": moves, "iterations": iterations}
+        rows.append(row)
         if out:
-            out.write(json.dumps({"game": g, "ours_seat": ours_seat, "scores": state.scores(), "ours_points": won}) + "\n")
+            out.write(json.dumps(row) + "\n")
             out.flush()
     if out:
         out.close()
+    return summarize_match(game_id, rows, seconds=seconds, fused=fused, seed=seed)
+
+
+def summarize_match(game_id: str, rows: list[dict[str, Any]], seconds: float, fused: bool, seed: int) -> dict[str, Any]:
+    games = len(rows)
+    points = sum(r["ours_points"] for r in rows)
     low, high = wilson(points, games)
+    think = {k: sum(r["think_seconds"][k] for r in rows) for k in ("ours", "openspiel")}
+    moves = {k: sum(r["moves"][k] for r in rows) for k in ("ours", "openspiel")}
+    iterations = {k: sum(r["iterations"][k] for r in rows) for k in ("ours", "openspiel")}
     return {
         "game": game_id,
         "games": games,
+        "seed": seed,
         "seconds_per_move": seconds,
+        "openspiel_bot": "TimedMCTSBot (MCTSBot's loop, stopped on the same clock)",
         "openspiel_evaluator": "fused random_playout" if fused else "RandomRolloutEvaluator",
-        "openspiel_sims_per_move": sims,
-        "ours_win_rate": points / games,
+        "ours_points": points,
+        "ours_win_rate": round(points / games, 4) if games else None,
         "ci95": [round(low, 4), round(high, 4)],
+        "searched_moves": moves,
         "mean_think_seconds": {k: round(think[k] / moves[k], 4) if moves[k] else None for k in think},
+        "mean_iterations_per_move": {k: round(iterations[k] / moves[k], 1) if moves[k] else None for k in think},
+        "iterations_per_second": {k: round(iterations[k] / think[k], 1) if think[k] else None for k in think},
     }
 
 
@@ -190,7 +256,7 @@ def main() -> int:
     m.add_argument("--seconds", type=float, default=0.5)
     m.add_argument("--seed", type=int, default=0)
     m.add_argument("--stock-evaluator", action="store_true")
-    m.add_argument("--jsonl")
+    m.add_argument("--jsonl", help="append one line per game here (and resume from it)")
     args = parser.parse_args()
     if args.command == "speed":
         result = speed(args.game, args.players, args.positions, args.iterations, args.seed, args.depth)

@@ -1,4 +1,4 @@
-"""The OpenSpiel wrapper (benchmarks/ai_openspiel_game.py); skipped without open-spiel."""
+"""The OpenSpiel wrapper and timed MCTSBot (benchmarks/ai_openspiel_game.py, ai_peer_openspiel.py); skipped without open-spiel."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ import numpy as np  # noqa: E402
 from open_spiel.python.algorithms import mcts  # noqa: E402
 
 import ai_openspiel_game  # noqa: E402
+import ai_peer_openspiel  # noqa: E402
 from engine import get_game  # noqa: E402
 from engine.core import CHANCE  # noqa: E402
 
@@ -51,3 +52,18 @@ def test_openspiel_mctsbot_plays_a_legal_move_on_our_rules() -> None:
                        random_state=np.random.RandomState(1))
     action = wrapped.engine_action(bot.step(wrapped))
     inner.check(inner.current_player(), action)
+
+
+def test_the_timed_mctsbot_stops_on_its_clock_between_simulations() -> None:
+    ticks = iter(range(10**6))
+    game = ai_openspiel_game.register("mountain-goats", 2)
+    inner = _position()
+    wrapped = ai_openspiel_game.wrap(game, inner)
+    bot = ai_peer_openspiel.TimedMCTSBot(
+        game, 2.0, 10**9, ai_peer_openspiel.FusedRolloutEvaluator(0), solve=False,
+        random_state=np.random.RandomState(1), seconds=7, clock=lambda: next(ticks),
+    )
+    action = wrapped.engine_action(bot.step(wrapped))
+    inner.check(inner.current_player(), action)
+    # One tick to set the deadline, then one check per simulation: 7 simulations.
+    assert bot.simulations == 7
