@@ -52,7 +52,7 @@ LEVELS: dict[str, dict[str, Any]] = {
         "description": "Monte Carlo tree search, about 0.1 s of thinking per move",
         "seconds": 0.1,
         "iterations": 400,
-        "rating": {"mountain-goats": 1529, "nanga-parbat": 1189, "mountainhome": 1162},
+        "rating": {"mountain-goats": 1529, "nanga-parbat": 1230, "mountainhome": 1162},
     },
     "medium": {
         "label": "Medium",
@@ -66,7 +66,7 @@ LEVELS: dict[str, dict[str, Any]] = {
         "description": "Monte Carlo tree search, about 2 s of thinking per move",
         "seconds": 2.0,
         "iterations": 8000,
-        "rating": {"mountain-goats": 2289, "nanga-parbat": 1563, "mountainhome": 1333},
+        "rating": {"mountain-goats": 2289, "nanga-parbat": 1650, "mountainhome": 1333},
     },
 }
 
