@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import atexit
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -58,11 +59,15 @@ def start(port: int | None = None) -> tuple[subprocess.Popen, str]:
         stderr=subprocess.DEVNULL,
     )
     deadline = time.monotonic() + 10
-    while not _answers(port):
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            raise RuntimeError(f"the bundled Redis did not start on port {port}")
-        time.sleep(0.05)
+    try:
+        while not _answers(port):
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the bundled Redis did not start on port {port}")
+            time.sleep(0.05)
+    except BaseException:  # a failed start, or a signal while starting: no orphaned server
+        process.kill()
+        process.wait()
+        raise
     return process, f"redis://127.0.0.1:{port}/0"
 
 
@@ -87,11 +92,28 @@ def ensure_redis_url() -> str:
 
 
 def main() -> int:
-    """Run a bundled Redis in the foreground (used by ``scripts/run``)."""
+    """Run a bundled Redis in the foreground (used by ``scripts/run``).
+
+    SIGTERM stops the server too (``scripts/run`` stops its processes that way), so no
+    orphaned server keeps the port.  If a Redis already answers on the port (one left by
+    an earlier run that was killed), it is used, and this process stays in the
+    foreground while it answers, so that ``scripts/run`` keeps running.
+    """
     port = int(sys.argv[1]) if len(sys.argv) > 1 else 6390
+
+    def _interrupt(signum, frame):  # noqa: ARG001 - signal handler signature
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, _interrupt)
     if _answers(port):
-        print(f"redis://127.0.0.1:{port}/0 (already running)", flush=True)
-        return 0
+        print(f"redis://127.0.0.1:{port}/0 (already running: using it)", flush=True)
+        try:
+            while _answers(port):
+                time.sleep(2)
+        except KeyboardInterrupt:
+            return 0
+        print(f"the Redis on port {port} stopped answering", file=sys.stderr, flush=True)
+        return 1
     process, url = start(port)
     print(url, flush=True)
     try:
