@@ -85,6 +85,11 @@ def live_asgi_url(transactional_db) -> Iterator[str]:  # noqa: ANN001
         process.join(timeout=10)
 
 
+def watch_htmx_errors(page, errors: list[str]) -> None:  # noqa: ANN001
+    """Count htmx's own error reports (htmx:oobErrorNoTarget, htmx:swapError, ...) as page errors."""
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" and msg.text.startswith("htmx:") else None)
+
+
 @pytest.fixture
 def browser_page() -> Iterator["object"]:
     """A fresh page in headless Debian Chromium (never a downloaded browser)."""
@@ -98,6 +103,7 @@ def browser_page() -> Iterator["object"]:
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
+        watch_htmx_errors(page, errors)
         page.js_errors = errors  # type: ignore[attr-defined]
         try:
             yield page

@@ -16,6 +16,8 @@ import time
 
 import pytest
 
+from .conftest import watch_htmx_errors
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, databases="__all__")]
 
 MAX_DECISIONS = 200  # our 15 turns, each a trap, a few activations, a claim and an end
@@ -191,6 +193,7 @@ def test_two_people_play_a_whole_nanga_parbat_game_by_clicking(live_asgi_url, br
     bob = context.new_page()
     errors: list[str] = []
     bob.on("pageerror", lambda exc: errors.append(str(exc)))
+    watch_htmx_errors(bob, errors)
     try:
         _sign_up(bob, base, "bob")
         bob.goto(match_url)

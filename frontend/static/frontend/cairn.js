@@ -53,6 +53,36 @@
     if (incoming !== null && shown !== null && incoming < shown) evt.preventDefault();
   });
 
+  // A move's answer can arrive after a push has already replaced the form that sent it
+  // (a bot answers fast).  htmx would then look for the answer's out-of-band targets
+  // inside the detached form, find none, and report htmx:oobErrorNoTarget.  Its swap
+  // events fire on that detached form, so the handler is put on the form itself: it
+  // swaps the answer into the page unless the page already shows a newer position, or
+  // the same one without an error to tell.
+  function swapDetachedAnswer(evt) {
+    var form = evt.currentTarget;
+    if (document.body.contains(form) || !evt.detail.shouldSwap) return;
+    evt.detail.shouldSwap = false;
+    var template = document.createElement("template");
+    template.innerHTML = evt.detail.serverResponse || "";
+    Array.prototype.forEach.call(template.content.querySelectorAll("[hx-swap-oob]"), function (node) {
+      var target = node.id && document.getElementById(node.id);
+      if (!target) return;
+      if (node.id === "match-live") {
+        var incoming = parseInt(node.dataset.seq || "0", 10);
+        var shown = parseInt(target.dataset.seq || "0", 10);
+        if (incoming < shown || (incoming === shown && !node.querySelector("#move-error"))) return;
+      }
+      node.removeAttribute("hx-swap-oob");
+      htmx.swap(target, node.outerHTML, { swapStyle: "outerHTML" });
+    });
+  }
+  document.addEventListener("htmx:beforeRequest", function (evt) {
+    var form = evt.detail.elt;
+    if (!form || !form.closest || !form.closest("#match-live")) return;
+    form.addEventListener("htmx:beforeSwap", swapDetachedAnswer, { once: true });
+  });
+
   // ------------------------------------------------------------ the tab title says when it is your turn
   var TITLE_MARK = "(Your turn) ";
   function updateTitle() {
