@@ -20,6 +20,7 @@ from . import presenters
 from .presenters import Player
 
 EVENT_LOG_LIMIT = 40
+REPLAY_LOG_WINDOW = 60  # events listed on each side of the current one in a replay
 
 
 def players_of(view: dict[str, Any]) -> list[Player]:
@@ -166,3 +167,54 @@ def render_match_fragment(match: Match, user: Any, *, error: str | None = None, 
     return render_to_string(
         "frontend/match_live.html", match_context(match, user, error=error, oob=oob), request=request
     )
+
+
+def replay_context(match: Match, user: Any, seq: int | None = None) -> dict[str, Any]:
+    """One step of a replay for ``user``: the match as it stood after event ``seq`` (default: the last).
+
+    ``seq`` is clamped to the match's events.  The board is the viewer's
+    observation at that step (``selectors.match_view_at``), and the log lists
+    every event the viewer may see, the current one marked.
+    """
+    events = selectors.visible_events(match, user)
+    last = events[-1]["seq"] if events else 0
+    seq = last if seq is None else max(1 if last else 0, min(seq, last))
+    view = selectors.match_view_at(match, user, seq)
+    players = players_of(view)
+    log = event_log(events, players, view["game"])
+    current = None
+    at = 0
+    for index, item in enumerate(log):
+        item["current"] = item["seq"] == seq
+        item["future"] = item["seq"] > seq
+        if item["current"]:
+            current, at = item, index
+    # A window of the log around the current event: a long Mountainhome match has thousands.
+    start, stop = max(0, at - REPLAY_LOG_WINDOW), at + REPLAY_LOG_WINDOW + 1
+    before = log[start - 1]["seq"] if start > 0 else None
+    after = log[stop]["seq"] if stop < len(log) else None
+    log = log[start:stop]
+    return {
+        "match": view,
+        "match_id": view["id"],
+        "players": players,
+        "to_move": [p for p in players if p.to_move],
+        "spectator": view.get("my_seat") is None,
+        "board": presenters.present(view, players) if view["status"] != "waiting" else None,
+        "board_template": presenters.board_template(view["game"]),
+        "log": log,
+        "log_before": before,
+        "log_after": after,
+        "current": current,
+        "result": result_lines(view, players),
+        "step": {
+            "seq": seq,
+            "first": 1 if last else 0,
+            "last": last,
+            "prev": max(1, seq - 1) if last else 0,
+            "next": min(last, seq + 1),
+            "at_start": seq <= 1,
+            "at_end": seq >= last,
+        },
+        "live_status": match.status,
+    }

@@ -21,7 +21,7 @@ from games.models import Match
 
 from . import presenters
 from .forms import CreateMatchForm, SignUpForm, bot_labels_by_game
-from .live import match_context, render_match_fragment
+from .live import match_context, render_match_fragment, replay_context
 
 
 LIST_LIMIT = 30
@@ -124,6 +124,26 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     services.nudge_if_stalled(match)  # a bot turn lost with a worker is re-queued on the next look
     context["ws_path"] = f"/ws/matches/{match.pk}/"
     return render(request, "frontend/match.html", context)
+
+
+@require_GET
+def replay_page(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Step through a match: the board after any event, as the viewer saw it (``?seq=N``)."""
+    raw = request.GET.get("seq", "").strip()
+    seq: int | None = None
+    if raw:
+        try:
+            seq = int(raw)
+        except ValueError:
+            return render(
+                request, "frontend/error.html", {"message": f"seq must be a whole number, not {raw!r}."}, status=400
+            )
+    try:
+        match = _get_match(match_id)
+        context = replay_context(match, request.user, seq)
+    except DomainError as exc:
+        return render(request, "frontend/error.html", {"message": exc.message}, status=exc.status)
+    return render(request, "frontend/replay.html", context)
 
 
 @require_GET

@@ -143,6 +143,19 @@ def match_view(match: Match, user: Any, *, aggregate: MatchAggregate | None = No
     }
 
 
+def match_view_at(match: Match, user: Any, seq: int) -> dict[str, Any]:
+    """What ``user`` may see of ``match`` as it stood after event ``seq``: one step of a replay.
+
+    The state is the replay of the events up to ``seq`` and the view is the
+    viewer's observation of it, so a player sees what their seat knew then and
+    a spectator what a spectator saw.  A replay offers no moves.
+    """
+    aggregate = load_aggregate(match, load_fold_rows(match.pk, until=seq))
+    view = match_view(match, user, aggregate=aggregate)
+    view["legal_actions"] = []
+    return view
+
+
 def visible_events(match: Match, user: Any, after: int = 0) -> list[dict[str, Any]]:
     """The events after ``after`` that ``user`` may see, oldest first."""
     viewer = seat_of(match, user)

@@ -133,9 +133,12 @@ def load_rows(match_id: int, *, after: int = 0) -> list[Event]:
     return list(Event.objects.filter(match_id=match_id, seq__gt=after).order_by("seq"))
 
 
-def load_fold_rows(match_id: int) -> list[EventRow]:
-    """Only what a fold needs (no model instances): the fast path of every command."""
-    return [
-        EventRow(*row)
-        for row in Event.objects.filter(match_id=match_id).order_by("seq").values_list("seq", "type", "payload", "hash")
-    ]
+def load_fold_rows(match_id: int, *, until: int | None = None) -> list[EventRow]:
+    """Only what a fold needs (no model instances): the fast path of every command.
+
+    ``until``: only the events up to that seq (a replay step).
+    """
+    rows = Event.objects.filter(match_id=match_id)
+    if until is not None:
+        rows = rows.filter(seq__lte=until)
+    return [EventRow(*row) for row in rows.order_by("seq").values_list("seq", "type", "payload", "hash")]

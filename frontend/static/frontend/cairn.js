@@ -83,6 +83,26 @@
     form.addEventListener("htmx:beforeSwap", swapDetachedAnswer, { once: true });
   });
 
+  // ------------------------------------------------------------ replay: keys, and the current event in view
+  document.addEventListener("keydown", function (evt) {
+    if (!document.getElementById("replay") || evt.altKey || evt.ctrlKey || evt.metaKey) return;
+    var tag = (evt.target && evt.target.tagName) || "";
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
+    var name = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" }[evt.key];
+    var link = name && document.querySelector('#replay [data-replay="' + name + '"]:not(.disabled)');
+    if (!link) return;
+    evt.preventDefault();
+    link.click();
+  });
+  function showCurrentEvent() {
+    var current = document.querySelector("#replay .replay-log .current");
+    if (!current) return;
+    var list = current.parentNode;
+    list.scrollTop = current.offsetTop - list.offsetTop - list.clientHeight / 2;
+  }
+  document.addEventListener("DOMContentLoaded", showCurrentEvent);
+  document.addEventListener("htmx:afterSettle", showCurrentEvent);
+
   // ------------------------------------------------------------ the tab title says when it is your turn
   var TITLE_MARK = "(Your turn) ";
   function updateTitle() {
