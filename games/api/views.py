@@ -134,9 +134,27 @@ class MatchListView(APIView):
 
 
 class MatchDetailView(APIView):
-    @extend_schema(responses={200: OpenApiTypes.OBJECT, 404: ERRORS[404]})
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "at", int,
+                description="replay: the match as it stood after event `at` (1 to the match's seq), as the "
+                "requester's seat saw it then; `legal_actions` is empty",
+            )
+        ],
+        responses={200: OpenApiTypes.OBJECT, 400: ERRORS[400], 404: ERRORS[404]},
+    )
     def get(self, request: Request, match_id: int) -> Response:
         match = selectors.get_match(match_id)
+        raw = request.query_params.get("at")
+        if raw is not None:
+            try:
+                at = int(raw)
+            except ValueError:
+                raise BadRequest(f"'at' must be an event's seq (a whole number), not {raw!r}", code="bad_at") from None
+            if not 1 <= at <= match.seq:
+                raise BadRequest(f"'at' must be between 1 and {match.seq}, the match's last seq; got {at}", code="bad_at")
+            return Response(selectors.match_view_at(match, request.user, at))
         services.nudge_if_stalled(match)
         return Response(selectors.match_view(match, request.user))
 

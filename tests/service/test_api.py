@@ -157,6 +157,27 @@ def test_detail_is_per_viewer_and_404_for_an_unknown_match(backend, alice_api, b
     assert_error(anon_api.get("/api/matches/424242/"), 404, "match_not_found")
 
 
+def test_detail_at_n_replays_the_match_to_that_event_for_the_requester(backend, alice_api, bob_api):
+    view = started(alice_api, bob_api)
+    for _ in range(4):  # a few turns, so that the early steps differ from now
+        now = alice_api.get(f"/api/matches/{view['id']}/").json()
+        mover, _ = mover_and_idle(now, alice_api, bob_api)
+        action = mover.get(f"/api/matches/{view['id']}/").json()["legal_actions"][-1]
+        assert mover.post(f"/api/matches/{view['id']}/actions/", {"action": action, "expected_seq": now["seq"]},
+                          format="json").status_code == 201
+    now = alice_api.get(f"/api/matches/{view['id']}/").json()
+    at_start = bob_api.get(f"/api/matches/{view['id']}/?at={view['seq']}").json()  # view is bob's (he joined)
+    assert at_start["seq"] == view["seq"] and at_start["view"] == view["view"] and at_start["to_move"] == view["to_move"]
+    assert at_start["legal_actions"] == [] and at_start["result"] is None
+    at_now = alice_api.get(f"/api/matches/{view['id']}/?at={now['seq']}").json()
+    assert at_now["view"] == now["view"] and at_now["legal_actions"] == []
+    assert alice_api.get(f"/api/matches/{view['id']}/?at=1").json()["status"] == "waiting"
+    for bad in ("0", str(now["seq"] + 1), "two"):
+        error = assert_error(alice_api.get(f"/api/matches/{view['id']}/?at={bad}"), 400, "bad_at")
+        assert "'at'" in error["message"]
+    assert_error(alice_api.get("/api/matches/424242/?at=1"), 404, "match_not_found")
+
+
 # ---------------------------------------------------------------------- actions: 201 400 403 404 409
 
 
