@@ -77,6 +77,7 @@ def test_a_finished_match_steps_event_by_event_with_the_position_of_each_step(al
     page = client.get(replay_url(match)).content.decode()
     assert banner(page) == f"<strong>Event {last} of {last}.</strong>"
     assert "<h2 id=\"result-title\">" in page  # the last step shows the result
+    assert f'href="/matches/{match.pk}/replay/?seq=1">Replay</a>' in client.get("/").content.decode()  # your matches
 
     rolls = [
         e for e in selectors.visible_events(match, alice)
