@@ -3,6 +3,10 @@
 * ``python -m engine replay FILE [FILE ...]``: one JSON line per file, in order;
   exit 0 if every record is valid, 1 if any is invalid, 2 if a file cannot be
   read as JSON.
+* ``python -m engine audit FILE [FILE ...]``: like ``replay``, for a finished
+  match's export (``seed``, ``commitment``, ``seqs``): also checks SHA-256(seed)
+  against the commitment and every chance outcome against the seed; the same
+  exit codes, and ``chance_events`` (how many were checked) in a valid verdict.
 * ``python -m engine bench GAME --players N --seconds S``: random games for S
   seconds; JSON with ``games_per_s`` and ``actions_per_s``.
 * ``python -m engine sample GAME --players N --seed K``: one complete random
@@ -21,7 +25,7 @@ import time
 from typing import Any, Sequence
 
 from .core import random_playout
-from .record import make_record, summary
+from .record import audit, make_record, summary
 from .registry import game_ids, get_game
 
 
@@ -40,6 +44,24 @@ def cmd_replay(args: argparse.Namespace) -> int:
             status = 2
             continue
         verdict = summary(record)
+        print(_dumps(verdict))
+        if not verdict["ok"] and status == 0:
+            status = 1
+    sys.stdout.flush()
+    return status
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    status = 0
+    for path in args.files:
+        try:
+            with open(path, encoding="utf-8") as handle:
+                record = json.load(handle)
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            print(_dumps({"ok": False, "index": None, "error": f"cannot read {path} as JSON: {exc}"}))
+            status = 2
+            continue
+        verdict = audit(record)
         print(_dumps(verdict))
         if not verdict["ok"] and status == 0:
             status = 1
@@ -113,6 +135,12 @@ def build_parser() -> argparse.ArgumentParser:
     replay = sub.add_parser("replay", help="replay and verify cairn-record/1 files")
     replay.add_argument("files", nargs="+", metavar="FILE")
     replay.set_defaults(func=cmd_replay)
+
+    audit_ = sub.add_parser(
+        "audit", help="replay a finished match's export and check its dice and shuffles against the revealed seed"
+    )
+    audit_.add_argument("files", nargs="+", metavar="FILE")
+    audit_.set_defaults(func=cmd_audit)
 
     bench = sub.add_parser("bench", help="random games per second")
     bench.add_argument("game", choices=game_ids())

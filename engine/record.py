@@ -74,3 +74,54 @@ def summary(record: Any) -> dict[str, Any]:
         "scores": state.scores(),
         "winners": state.winners(),
     }
+
+
+def audit(record: Any) -> dict[str, Any]:
+    """The verdict of ``python -m engine audit``: a replay that also checks the dice and shuffles.
+
+    Needs what Cairn's export carries once a match has ended: ``seed`` (hex),
+    ``commitment`` and ``seqs`` (the match's event number of each entry of
+    ``events``).  Checks that SHA-256 of the seed is the commitment, then
+    replays the events through the checked path, and checks each chance
+    outcome against the one drawn from (seed, seq) by ``engine.fair.chance_rng``.
+    """
+    from .fair import chance_rng, commitment
+
+    def fail(index: int | None, message: str) -> dict[str, Any]:
+        return {"ok": False, "index": index, "error": message}
+
+    try:
+        game, state, events = open_record(record)
+    except InvalidRecordError as exc:
+        return fail(None, exc.message)
+    seed_hex = record.get("seed")
+    if not isinstance(seed_hex, str) or not seed_hex:
+        return fail(None, "the record has no 'seed': a match's seed is revealed when it ends")
+    try:
+        seed = bytes.fromhex(seed_hex)
+    except ValueError:
+        return fail(None, f"'seed' must be hex, not {seed_hex!r}")
+    if commitment(seed) != record.get("commitment"):
+        return fail(None, f"SHA-256 of the seed is {commitment(seed)}, not the record's commitment {record.get('commitment')!r}")
+    seqs = record.get("seqs")
+    if not isinstance(seqs, list) or len(seqs) != len(events) or not all(type(n) is int for n in seqs):
+        return fail(None, "'seqs' must list the match's event number of each entry of 'events'")
+    chance_events = 0
+    for index, (event, seq) in enumerate(zip(events, seqs)):
+        if isinstance(event, dict) and "chance" in event and state.is_chance_node():
+            expected = state.chance_to_json(state.sample_chance(chance_rng(seed, seq)))
+            if event["chance"] != expected:
+                return fail(index, f"event {index}: chance outcome {event['chance']!r} is not {expected!r}, "
+                                   f"the one the seed gives at seq {seq}")
+            chance_events += 1
+        try:
+            state.apply_event(event)
+        except EngineError as exc:
+            return fail(index, f"event {index}: {exc}")
+    return {
+        "ok": True,
+        "terminal": state.is_terminal(),
+        "scores": state.scores(),
+        "winners": state.winners(),
+        "chance_events": chance_events,
+    }

@@ -22,6 +22,7 @@ urlpatterns = [
     path("matches/<int:match_id>/join/", views.join_match, name="join_match"),
     path("matches/<int:match_id>/live/", views.match_fragment, name="match_fragment"),
     path("matches/<int:match_id>/replay/", views.replay_page, name="replay"),
+    path("matches/<int:match_id>/verify/", views.verify_page, name="verify"),
     path("matches/<int:match_id>/move/", views.submit_move, name="submit_move"),
     path("", include("frontend.urls_ranking")),  # ranked play (issue 7): play, challenges, profiles, ladders
 ]

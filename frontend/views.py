@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 import ai
-from engine import all_games
+from engine import all_games, get_game
 from games import selectors, services
 from games.errors import DomainError, NotFound
 from games.models import Match
@@ -144,6 +144,60 @@ def replay_page(request: HttpRequest, match_id: int) -> HttpResponse:
     except DomainError as exc:
         return render(request, "frontend/error.html", {"message": exc.message}, status=exc.status)
     return render(request, "frontend/replay.html", context)
+
+
+AUDIT_CHECKS = [
+    ("seq", "Numbering", "The events are numbered 1, 2, 3 … with no gap."),
+    ("hash_chain", "Hash chain",
+     "Each event stores the previous event's hash, and its own hash is SHA-256 of that plus the event's "
+     "canonical JSON. Changing, removing or inserting any event breaks the chain from there on."),
+    ("seed_commitment", "Seed commitment",
+     "When the match was created, only SHA-256 of its secret seed was published. The seed revealed at the end "
+     "hashes to that commitment, so it was fixed before the first roll."),
+    ("chance_outcomes", "Fair dice and shuffles",
+     "Every chance event (a roll, a shuffle, a draw) equals the one drawn from the seed and its event number "
+     "with HMAC-SHA256. Nobody could choose them."),
+    ("legality", "Legal moves", "Replayed through the rules engine, every move was legal when it was made."),
+    ("result", "Result", "The stored result equals the result of the replayed game."),
+    ("endings", "Endings", "Resignations, timeouts, aborts and seats handed to bots follow the clock and the rules "
+     "of ranked play."),
+]
+
+
+@require_GET
+def verify_page(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The audit of a match, for people: each check of ``games.verify`` explained, and how to repeat it."""
+    from games.verify import verify_match
+
+    try:
+        match = _get_match(match_id)
+    except DomainError as exc:
+        return render(request, "frontend/error.html", {"message": exc.message}, status=exc.status)
+    verdict = verify_match(match)
+    # The checks run event by event, so a failure stops them all there: the others are
+    # "stopped" (they held for the events before it), not "passed".
+    checks = [
+        {"key": key, "title": title, "text": text,
+         "state": "passed" if verdict.ok else "failed" if key == verdict.check else "stopped"}
+        for key, title, text in AUDIT_CHECKS
+    ]
+    finished = match.status == Match.Status.FINISHED
+    return render(
+        request,
+        "frontend/verify.html",
+        {
+            "match": match,
+            "game_name": get_game(match.game_id).name,
+            # a record with hidden information keeps it sealed for every viewer, so only the server can replay it
+            "offline_audit": get_game(match.game_id).perfect_information,
+            "verdict": verdict,
+            "checks": checks,
+            "finished": finished,
+            "seed": match.seed if finished else None,
+            "record_url": request.build_absolute_uri(f"/api/matches/{match.pk}/record"),
+            "api_url": request.build_absolute_uri(f"/api/matches/{match.pk}/verify"),
+        },
+    )
 
 
 @require_GET

@@ -97,3 +97,8 @@ def project_events(
 def record_events(projected: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The ``cairn-record/1`` entries among projected events."""
     return [item["payload"] for item in projected if item["type"] in ENGINE_TYPES]
+
+
+def record_seqs(projected: list[dict[str, Any]]) -> list[int]:
+    """The event number (``seq``) of each entry :func:`record_events` returns."""
+    return [item["seq"] for item in projected if item["type"] in ENGINE_TYPES]

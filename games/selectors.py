@@ -173,6 +173,9 @@ def record(match: Match, user: Any) -> dict[str, Any]:
         match.players,
         match.options,
         projection.record_events(events),
+        # each entry's event number in the match: the chance outcome of event n is drawn from (seed, n),
+        # so `python -m engine audit` can check the dice once the seed is revealed
+        seqs=projection.record_seqs(events),
         match=match.pk,
         status=match.status,
         seats=[seat_json(seat) for seat in seats_of(match)],

@@ -151,3 +151,82 @@ def test_chance_outcomes_drawn_from_a_seed_are_reproducible_for_verification():
     state.apply(-1, first)
     roll = state.sample_chance(chance_rng(b"match-seed", 2))
     assert len(roll) == 4 and all(1 <= d <= 6 for d in roll)
+
+
+def fair_record(game_id: str, players: int, seed: bytes, *, first_seq: int = 4) -> dict:
+    """A finished match as Cairn exports it: chance drawn from (seed, seq), with seqs and the revealed seed."""
+    import random
+
+    game = get_game(game_id)
+    state = game.new_initial_state(players)
+    rng = random.Random(7)
+    events, seqs = [], []
+    seq = first_seq  # the service's own events (created, joined, started) come first
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcome = state.sample_chance(chance_rng(seed, seq))
+            events.append({"chance": state.chance_to_json(outcome)})
+            state.apply(-1, outcome)
+        else:
+            seat = state.to_move()[0]
+            actions = state.legal_actions(seat)
+            action = actions[rng.randrange(len(actions))]
+            events.append(state.event_to_json(seat, action))
+            state.apply(seat, action)
+        seqs.append(seq)
+        seq += 1
+    return make_record(game_id, players, {}, events, seqs=seqs, commitment=commitment(seed), seed=seed.hex())
+
+
+@pytest.mark.parametrize("game_id", ["mountain-goats", "nanga-parbat"])
+def test_audit_checks_the_seed_and_every_chance_outcome(game_id):
+    from engine.record import audit
+
+    record = fair_record(game_id, 2, b"a secret seed")
+    verdict = audit(record)
+    assert verdict["ok"] and verdict["terminal"], verdict
+    assert verdict["chance_events"] == sum("chance" in e for e in record["events"]) > 0
+    assert verdict["scores"] == summary(record)["scores"]
+
+    forged = json.loads(json.dumps(record))
+    index = max(i for i, e in enumerate(forged["events"]) if "chance" in e and "roll" in e["chance"]) if game_id == "mountain-goats" \
+        else min(i for i, e in enumerate(forged["events"]) if "chance" in e)
+    # Another legal outcome at that point: replay still accepts it, the audit does not.
+    state = get_game(game_id).new_initial_state(2)
+    for event in forged["events"][:index]:
+        state.apply_event(event)
+    other = next(state.chance_to_json(o) for o, _p in state.chance_outcomes() if state.chance_to_json(o) != forged["events"][index]["chance"])
+    forged["events"][index] = {"chance": other}
+    verdict = audit(forged)
+    assert verdict["ok"] is False and verdict["index"] == index and "the seed gives" in verdict["error"]
+
+    shifted = dict(record, seqs=[n + 1 for n in record["seqs"]])
+    assert audit(shifted)["ok"] is False
+
+
+@pytest.mark.parametrize(
+    "change, text",
+    [
+        ({"seed": None}, "no 'seed'"),
+        ({"seed": "zz"}, "must be hex"),
+        ({"commitment": "0" * 64}, "not the record's commitment"),
+        ({"seqs": [1, 2]}, "'seqs'"),
+        ({"format": "other"}, "'format'"),
+    ],
+)
+def test_audit_refuses_a_record_it_cannot_check_with_no_event_index(change, text):
+    from engine.record import audit
+
+    verdict = audit({**fair_record("mountain-goats", 2, b"s"), **change})
+    assert verdict["ok"] is False and verdict["index"] is None and text in verdict["error"]
+
+
+def test_audit_command_line_prints_a_verdict_per_file_with_replays_exit_codes(tmp_path):
+    good = write(tmp_path, "good.json", fair_record("mountain-goats", 3, b"seed"))
+    unfinished = write(tmp_path, "unfinished.json", {**fair_record("mountain-goats", 2, b"seed"), "seed": None})
+    out = run_engine("audit", good)
+    assert out.returncode == 0 and json.loads(out.stdout)["ok"] is True
+    out = run_engine("audit", good, unfinished)
+    assert out.returncode == 1
+    assert [json.loads(line)["ok"] for line in out.stdout.splitlines()] == [True, False]
+    assert run_engine("audit", write(tmp_path, "bad.json", "{not json")).returncode == 2

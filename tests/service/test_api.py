@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from engine.record import replay
 from games import selectors
-from games.models import Match
+from games.models import Event, Match
 
 from .helpers import finish_quickly
 
@@ -258,6 +258,12 @@ def test_the_record_export_replays_with_the_engine_cli(backend, alice, bob, alic
     assert out.returncode == 0, out.stdout + out.stderr
     verdict = json.loads(out.stdout)
     assert verdict["ok"] and verdict["terminal"] and verdict["winners"] == match.result["winners"]
+    # With the revealed seed, anyone can check every roll offline.
+    chance_seqs = [e.seq for e in Event.objects.filter(match=match, type="chance").order_by("seq")]
+    assert [n for n, e in zip(record["seqs"], record["events"]) if "chance" in e] == chance_seqs
+    out = subprocess.run([sys.executable, "-m", "engine", "audit", str(path)], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert json.loads(out.stdout)["chance_events"] == len(chance_seqs)
     assert_error(alice_api.get("/api/matches/9999/record"), 404)
 
 
