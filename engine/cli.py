@@ -22,7 +22,7 @@ import json
 import random
 import sys
 import time
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from .core import random_playout
 from .record import audit, make_record, summary
@@ -33,9 +33,10 @@ def _dumps(obj: Any) -> str:
     return json.dumps(obj, separators=(",", ":"))
 
 
-def cmd_replay(args: argparse.Namespace) -> int:
+def _print_verdicts(files: Sequence[str], check: Callable[[Any], dict[str, Any]]) -> int:
+    """One JSON verdict per file, in order; exit 0 if all valid, 1 if any invalid, 2 if one is unreadable."""
     status = 0
-    for path in args.files:
+    for path in files:
         try:
             with open(path, encoding="utf-8") as handle:
                 record = json.load(handle)
@@ -43,30 +44,20 @@ def cmd_replay(args: argparse.Namespace) -> int:
             print(_dumps({"ok": False, "index": None, "error": f"cannot read {path} as JSON: {exc}"}))
             status = 2
             continue
-        verdict = summary(record)
+        verdict = check(record)
         print(_dumps(verdict))
         if not verdict["ok"] and status == 0:
             status = 1
     sys.stdout.flush()
     return status
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    return _print_verdicts(args.files, summary)
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
-    status = 0
-    for path in args.files:
-        try:
-            with open(path, encoding="utf-8") as handle:
-                record = json.load(handle)
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
-            print(_dumps({"ok": False, "index": None, "error": f"cannot read {path} as JSON: {exc}"}))
-            status = 2
-            continue
-        verdict = audit(record)
-        print(_dumps(verdict))
-        if not verdict["ok"] and status == 0:
-            status = 1
-    sys.stdout.flush()
-    return status
+    return _print_verdicts(args.files, audit)
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:

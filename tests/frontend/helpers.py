@@ -5,10 +5,19 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
+from django.test import Client
+
 from games import selectors, services
 from games.models import Match
 
 MG = "mountain-goats"
+
+
+def client_for(user: Any) -> Client:
+    """A test client logged in as ``user``."""
+    client = Client()
+    client.force_login(user)
+    return client
 
 
 def two_player_match(alice: Any, bob: Any) -> Match:

@@ -13,18 +13,9 @@ from engine import get_game
 from games import selectors, services
 from games.models import Match
 
-from .helpers import MG, climb_buttons, two_player_match
+from .helpers import climb_buttons, client_for, two_player_match
 
 pytestmark = pytest.mark.django_db
-
-HX = {"HTTP_HX_REQUEST": "true"}
-
-
-def client_for(user) -> Client:  # noqa: ANN001
-    client = Client()
-    client.force_login(user)
-    return client
-
 
 def replay_url(match: Match, seq: int | None = None) -> str:
     return f"/matches/{match.pk}/replay/" + (f"?seq={seq}" if seq is not None else "")

@@ -12,17 +12,11 @@ from django.test import Client
 from games import selectors, services
 from games.models import Match
 
-from .helpers import MG, climb_buttons, data_seq, mover, play_until, two_player_match
+from .helpers import MG, client_for, climb_buttons, data_seq, mover, play_until, two_player_match
 
 pytestmark = pytest.mark.django_db
 
 HX = {"HTTP_HX_REQUEST": "true"}
-
-
-def client_for(user) -> Client:  # noqa: ANN001
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def move_url(match: Match) -> str:
