@@ -98,5 +98,28 @@ def test_a_new_player_signs_up_and_plays_a_whole_game_against_the_random_bot(
     assert page.locator(".result-rows li.winner").count() >= 1
     assert "The match is over." in page.locator(".log").inner_text()
     assert used_builder
+
+    # Step through the game: the first event, forward and back with the keys, a click in the log,
+    # and the end again, where the result is.
+    last = int(page.locator("#match-live").get_attribute("data-seq"))
+    page.get_by_role("link", name="Step through the game").click()
+    page.wait_for_selector("#replay")
+    assert f"Event 1 of {last}." in page.locator(".turn-banner").inner_text()
+    for seq in (2, 3):
+        page.keyboard.press("ArrowRight")
+        page.wait_for_selector(f"#replay[data-seq='{seq}']", timeout=STEP_TIMEOUT_MS)
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector("#replay[data-seq='2']", timeout=STEP_TIMEOUT_MS)
+    assert page.evaluate("location.search") == "?seq=2"
+    page.locator(".replay-log a", has_text=re.compile(r"^\s*6\b")).click()
+    page.wait_for_selector("#replay[data-seq='6']", timeout=STEP_TIMEOUT_MS)
+    assert page.locator(".mg-dice .die").count() in (0, 4)
+    assert page.locator("form").filter(has=page.locator("button.climb")).count() == 0  # a replay offers no moves
+    page.keyboard.press("End")
+    page.wait_for_selector(f"#replay[data-seq='{last}']", timeout=STEP_TIMEOUT_MS)
+    assert page.locator(".result-rows li").count() == 2
+    page.go_back()
+    page.wait_for_selector("#replay[data-seq='6']", timeout=STEP_TIMEOUT_MS)
+
     assert page.js_errors == []
-    assert time.monotonic() - started < 120
+    assert time.monotonic() - started < 150
