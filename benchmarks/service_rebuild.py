@@ -6,6 +6,9 @@ climbing nothing, so it never ends), then rebuilt repeatedly:
 * ``service rebuild``: ``selectors.load_aggregate`` = one query for the events
   plus the checked fold through the engine (what every command and view does);
 * ``fold only``: the same fold over events already in memory;
+* ``match view now`` and ``replay step half-way``: the body of
+  ``GET /api/matches/{id}/`` (rebuild + observation) and of ``?at=seq/2`` (a
+  replay step: only the events up to there are loaded and folded);
 * baseline: ``engine.record.replay`` of the same 1,000 events as a
   ``cairn-record/1`` (the engine alone, no database).
 """
@@ -69,6 +72,12 @@ def main() -> None:
             results["service rebuild (load + fold)"] = timed(lambda: selectors.load_aggregate(match), args.seconds / 2)
             results["fold only (events in memory)"] = timed(
                 lambda: selectors.load_aggregate(match, events=rows), args.seconds / 2
+            )
+            results["match view now (selectors.match_view, spectator)"] = timed(
+                lambda: selectors.match_view(match, None), args.seconds / 2
+            )
+            results["replay step half-way (selectors.match_view_at, spectator)"] = timed(
+                lambda: selectors.match_view_at(match, None, match.seq // 2), args.seconds / 2
             )
             results["baseline: engine.record.replay"] = timed(lambda: replay(record), args.seconds / 2)
         base = results["baseline: engine.record.replay"][0]
