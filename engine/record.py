@@ -91,7 +91,7 @@ def audit(record: Any) -> dict[str, Any]:
         return {"ok": False, "index": index, "error": message}
 
     try:
-        game, state, events = open_record(record)
+        _, state, events = open_record(record)
     except InvalidRecordError as exc:
         return fail(None, exc.message)
     seed_hex = record.get("seed")
