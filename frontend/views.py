@@ -182,14 +182,15 @@ def verify_page(request: HttpRequest, match_id: int) -> HttpResponse:
         for key, title, text in AUDIT_CHECKS
     ]
     finished = match.status == Match.Status.FINISHED
+    game = get_game(match.game_id)
     return render(
         request,
         "frontend/verify.html",
         {
             "match": match,
-            "game_name": get_game(match.game_id).name,
+            "game_name": game.name,
             # a record with hidden information keeps it sealed for every viewer, so only the server can replay it
-            "offline_audit": get_game(match.game_id).perfect_information,
+            "offline_audit": game.perfect_information,
             "verdict": verdict,
             "checks": checks,
             "finished": finished,
