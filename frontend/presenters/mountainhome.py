@@ -311,7 +311,7 @@ def group_text(action: dict[str, Any], players: list[Player], shop: list[str | N
         slot = action.get("slot")
         name = shop[slot] if isinstance(slot, int) and slot < len(shop) and shop[slot] else None
         parts.append(short_name(kind_of(name)) if name else f"slot {slot + 1}")
-    if "card" in action:
+    if action.get("card") is not None:  # a tap that tucks nothing has "card": null (MH-93)
         parts.append(_n(action["card"]) if "#" in str(action["card"]) else short_name(action["card"]))
     if "building" in action:
         parts.append(("on " if verb in ("commit_dwarf", "dwelling_build", "choose") else "") + _n(action["building"]))

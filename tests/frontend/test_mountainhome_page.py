@@ -155,3 +155,14 @@ def test_the_event_log_names_players_and_keeps_sealed_entries_sealed():
         "The exploration pile is shuffled."
     )
     assert describe({"chance": {"kind": "roll", "die": 6, "card": "kartok#1", "value": 5}}, players) == "Cavern roll for Kartok: 5."
+
+
+@pytest.mark.parametrize("building", ["warehouse#1", "dwelling#1", "pawnshop#1", "dungeon#1"])
+def test_a_tap_that_stores_nothing_is_described_in_the_log_and_the_move_list(building):
+    # MH-93: a Warehouse tap may tuck no card; its notation then has "card": null.
+    players = players_for(2, 0, (0,))
+    action = {"do": "tap", "building": building, "card": None}
+    text = mountainhome.describe_event({"player": 0, "action": action}, players)
+    assert text.startswith("P1: ") and mountainhome.short_name(building.split("#")[0]) in text
+    assert "None" not in text
+    assert mountainhome.move_label(action, players) == text[len("P1: "):-1]
