@@ -177,8 +177,8 @@ def replay_context(match: Match, user: Any, seq: int | None = None) -> dict[str,
     every event the viewer may see, the current one marked.
     """
     events = selectors.visible_events(match, user)
-    last = events[-1]["seq"] if events else 0
-    seq = last if seq is None else max(1 if last else 0, min(seq, last))
+    last = events[-1]["seq"]  # every match has its created event
+    seq = last if seq is None else max(1, min(seq, last))
     view = selectors.match_view_at(match, user, seq)
     players = players_of(view)
     log = event_log(events, players, view["game"])
@@ -198,7 +198,6 @@ def replay_context(match: Match, user: Any, seq: int | None = None) -> dict[str,
         "match": view,
         "match_id": view["id"],
         "players": players,
-        "to_move": [p for p in players if p.to_move],
         "spectator": view.get("my_seat") is None,
         "board": presenters.present(view, players) if view["status"] != "waiting" else None,
         "board_template": presenters.board_template(view["game"]),
@@ -209,9 +208,9 @@ def replay_context(match: Match, user: Any, seq: int | None = None) -> dict[str,
         "result": result_lines(view, players),
         "step": {
             "seq": seq,
-            "first": 1 if last else 0,
+            "first": 1,
             "last": last,
-            "prev": max(1, seq - 1) if last else 0,
+            "prev": max(1, seq - 1),
             "next": min(last, seq + 1),
             "at_start": seq <= 1,
             "at_end": seq >= last,
