@@ -7,7 +7,7 @@ import random
 import pytest
 
 from engine.core import CHANCE, SIMULTANEOUS, IllegalActionError
-from engine.games.mountainhome.state import P_ACTION, P_CHOOSE, P_ONBID, P_TRASH
+from engine.games.mountainhome.constants import P_ACTION, P_CHOOSE, P_ONBID, P_TRASH
 
 from .test_mountainhome_support import act, at_action_step, chance, inst, names, new_game, put, settle, store
 

@@ -254,7 +254,7 @@ def test_two_determinizations_give_the_observer_the_same_views(players: int, see
     card; the digest must be equal, a hidden chance outcome must look the same whatever was drawn,
     and another seat's sealed choices must all look alike.
     """
-    from engine.games.mountainhome.state import A_BID, A_TRASH
+    from engine.games.mountainhome.constants import A_BID, A_TRASH
 
     state = advance_randomly(players, seed, steps)
     for viewer in range(players):
@@ -283,7 +283,7 @@ def test_two_determinizations_give_the_observer_the_same_views(players: int, see
 
 def test_action_views_follow_the_event_listings() -> None:
     """An event is seen in full exactly when its listing for that seat is not redacted (§20, §23.1)."""
-    from engine.games.mountainhome.state import A_BID
+    from engine.games.mountainhome.constants import A_BID
 
     sealed_seen = public_seen = 0
     for seed in range(4):

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core import IllegalActionError, NotationError
 from . import tables as T
-from .state import (
+from .constants import (
     A_BID,
     A_BUY,
     A_BUYBACK,
@@ -18,6 +18,7 @@ from .state import (
     A_END,
     A_FREL,
     A_HOARD,
+    A_HUT,
     A_LAIR,
     A_OFFER,
     A_PASS,
@@ -25,53 +26,53 @@ from .state import (
     A_PLACE,
     A_PLAY,
     A_PLAYACT,
-    A_READY,
     A_REACT,
+    A_READY,
     A_TACCEPT,
     A_TAP,
     A_TDECLINE,
     A_TRASH,
     C_BALDUR,
     C_BOAT,
-    C_FOOLS,
-    C_LOKI,
-    C_MINECARTS,
-    C_PILING,
-    C_POLITICS,
-    K_PANDA,
-    K_WIZARD,
-    P_ONBID,
     C_CAV_BUILD,
     C_CAV_RES,
     C_DRAGON,
+    C_FOOLS,
     C_FORTRESS,
     C_GOBLINS,
     C_GOLEMS,
+    C_LOKI,
+    C_MINECARTS,
     C_PARTY,
+    C_PILING,
+    C_POLITICS,
     C_REORG_N,
     C_REORG_PUT,
-    A_HUT,
-    P_CHOOSE,
     K_BALDUR,
-    K_BOAT,
     K_DUNGEON,
     K_DWELLING,
     K_HALL,
     K_MARG,
     K_ORI,
+    K_PANDA,
     K_PAWNSHOP,
     K_THORVALD,
     K_WAREHOUSE,
+    K_WIZARD,
     K_WORKSHOP,
     OPT_DOUBLE,
     OPT_GAIN,
+    P_CHOOSE,
+    P_ONBID,
     PILE_EXPLORATION,
     PILE_SHOP,
     POOLS,
     VERB_CODES,
     VERBS,
-    MountainhomeState,
 )
+
+if TYPE_CHECKING:
+    from .state import MountainhomeState
 
 RES = T.RES_NAMES
 OPTIONS = ("gain", "double")
@@ -601,3 +602,21 @@ class Codec:
             if pile in self.st.lay.shop_tier_names:
                 return PILE_SHOP + self.st.lay.shop_tier_names.index(pile)
         raise NotationError(f"{pile!r} is not a pile of this game")
+
+
+class CodecMixin:
+    """The record codec as methods of the state (the engine protocol's ``*_to_json`` / ``*_from_json``)."""
+
+    __slots__ = ()
+
+    def action_to_json(self, seat: int, action: Any) -> dict[str, Any]:
+        return Codec(self).action_to_json(seat, action)
+
+    def action_from_json(self, seat: int, data: Any) -> Any:
+        return Codec(self).action_from_json(seat, data)
+
+    def chance_to_json(self, outcome: Any) -> dict[str, Any]:
+        return Codec(self).chance_to_json(outcome)
+
+    def chance_from_json(self, data: Any) -> Any:
+        return Codec(self).chance_from_json(data)

@@ -19,25 +19,28 @@ block structure of the hidden piles (see docs/games/mountainhome.md).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
-from ...core import RandomSource
+from ...core import CHANCE, RandomSource
 from . import tables as T
-from .state import (
-    PILE_EXPLORATION,
+from .bidding import Bid
+from .constants import (
+    A_BID,
+    A_CHOOSE,
+    A_REACT,
+    A_TRASH,
     C_BALDUR,
     C_GOLEMS,
-    P_CHANCE,
+    C_REORG_PUT,
     P_CHOOSE,
-    P_COMMIT,
     P_KARINA,
     P_LAGERTHA,
     P_TRASH,
-    POOLS,
     PROMPT_NAMES,
-    Bid,
-    MountainhomeState,
 )
+
+if TYPE_CHECKING:
+    from .state import MountainhomeState
 
 
 def _j(value: Any) -> Any:
@@ -312,20 +315,12 @@ def determinizer(game: Any, obs: Mapping[str, Any], seat: int) -> Callable[[Rand
 
 def _parse(game: Any, obs: Mapping[str, Any], seat: int) -> tuple[MountainhomeState, tuple]:
     """Everything of the observation but the hidden cards: a template state and what the deal needs."""
-    from .layout import layout
 
     eng = obs["engine"]
     n = obs["players"]
     options = dict(obs["options"])
-    st = MountainhomeState.__new__(MountainhomeState)
-    st.game = game
-    st.players = st.n = n
-    st.options = options
-    lay = st.lay = layout(n, options["shop_profile"])
-    st.kind = list(lay.kinds)
-    st.knum = list(lay.knum)
-    st.names = list(lay.names)
-    st.created = dict(lay.counts)
+    st = game.blank_state(n, options)
+    lay = st.lay
     for kind, num in eng["extra"]:
         st.kind.append(kind)
         st.knum.append(num)
@@ -527,3 +522,107 @@ def _deal(st: MountainhomeState, context: tuple, seat: int, rng: RandomSource) -
                 eligible = st.eligible(target)
                 st.bid.choices[target] = eligible[rng.randrange(len(eligible))]
     return st
+
+
+class ObservationMixin:
+    """What each seat may see: the observation, what a seat sees of an event, and redacted record entries."""
+
+    __slots__ = ()
+
+    def observation(self, seat: int | None) -> dict[str, Any]:
+        return observation(self, seat)
+
+    # ------------------------------------------------------------------ what a seat sees of an event (ai/ismcts.py)
+
+    def action_view(self, observer: int, seat: int, action: Any) -> Any:
+        """What ``observer`` sees of ``seat`` doing ``action`` (``seat`` CHANCE: an outcome), before it is applied.
+
+        The same split as :func:`_redact_event` (§20), on engine tuples: shuffle orders, pool selections,
+        insert positions and Thorvald's bottom order are seen only as "that pile was shuffled"; another
+        seat's ``commit_bid``, sealed ``trash`` choice, Reorganisation put-back and Baldur order only as
+        "sealed"; a declined reaction window as nothing (one constant).  Everything else is public.
+        What an event reveals *through its consequences* (cards drawn, the card explored) is not in
+        the event: see :meth:`info_digest`.
+        """
+        if seat == CHANCE:
+            what = action[0]
+            if what == "shuffle":
+                return ("shuffle", action[1])
+            if what == "select":
+                return ("select", action[1])
+            if what == "insert":
+                return ("insert", action[1])
+            if what == "bottom":
+                return ("bottom",)
+            return action  # assign, roll, rtrash, deal: public
+        if seat == observer:
+            return action
+        verb = action[0]
+        if verb == A_BID or verb == A_TRASH:
+            return ("sealed", verb)
+        pk = self.pk
+        if pk == P_KARINA or pk == P_LAGERTHA:
+            return action if verb == A_REACT else ("sealed",)
+        if verb == A_CHOOSE and pk == P_CHOOSE and (action[1] == C_REORG_PUT or action[1] == C_BALDUR):
+            return ("sealed", A_CHOOSE, action[1])
+        return action
+
+    def info_digest(self, observer: int) -> tuple:
+        """A cheap summary of what ``observer`` sees now (only parts of its observation).
+
+        Used with :meth:`action_view` by ISMCTS to key nodes: after an event, this tells apart the
+        outcomes the observer can tell apart through the event's consequences -- its own new hand
+        after a draw, the explored card (discard piles, the set-aside cards, the shared area), shop
+        refills, the trash, revealed bid pools and values.  Another seat's hand appears only as its
+        size; a reaction window the observer is not asked about does not appear at all (§10.5).
+        """
+        pk = self.pk
+        pseat = self.pseat
+        if (pk == P_KARINA or pk == P_LAGERTHA) and pseat != observer:
+            pk = pseat = -1
+        bid = self.bid
+        revealed = None
+        if bid is not None and bid.stage >= 2:
+            revealed = (tuple(map(tuple, bid.pool)), tuple(bid.values), bid.winner)
+        trash = self.trash
+        return (
+            pk, pseat, tuple(sorted(self.hand[observer])), tuple(map(len, self.hand)), tuple(map(len, self.draw)),
+            tuple(d[-1] if d else -1 for d in self.disc), tuple(map(len, self.disc)), tuple(self.slots),
+            tuple(self.aside), tuple(self.area), len(trash), trash[-1] if trash else -1, len(self.xp),
+            self.found, tuple(self.apool), revealed,
+        )
+
+
+
+    def redact_event(self, event: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+        """The record entry as ``viewer`` may see it (§20, §23.1); called on the state just before it.
+
+        Hidden from everyone while the match runs: shuffle orders, pool selections, insert positions and
+        Thorvald's bottom order.  Hidden from other seats: a seat's ``commit_bid`` (shown as
+        ``{"do": "commit_bid", "sealed": true}``), its sealed ``trash`` choices, its Reorganisation
+        put-back and Baldur order, and a declined reaction window (``{"sealed": true}``, no seat: the
+        service should not list it at all, since others see nothing when a window is declined).
+        """
+        if "chance" in event:
+            data = event["chance"]
+            kind = data.get("kind") if isinstance(data, dict) else None
+            if kind in ("shuffle", "select", "bottom_order", "insert"):
+                kept = {k: data[k] for k in ("kind", "pile", "pool", "card") if k in data}
+                kept["sealed"] = True
+                return {"chance": kept}
+            return event
+        seat = event.get("player")
+        action = event.get("action")
+        if seat == viewer or not isinstance(action, dict):
+            return event
+        verb = action.get("do")
+        if verb in ("commit_bid", "trash"):
+            return {"player": seat, "action": {"do": verb, "sealed": True}}
+        if self.pk in (P_KARINA, P_LAGERTHA) and verb == "pass":
+            return {"sealed": True}
+        if verb == "choose" and self.pk == P_CHOOSE and self.pdata and self.pdata[0] in (C_REORG_PUT, C_BALDUR):
+            return {"player": seat, "action": {"do": "choose", "sealed": True}}
+        return event
+
+
+
