@@ -101,7 +101,7 @@ def test_baldur_look_is_private_and_reorders_the_top_five() -> None:
                            explore=["shinies-2#3", "shinies-3#3", "booze-2#3", "booze-3#3", "rocks-2#3", "rocks-3#3"])
     before_bo = state.observation(BO)
     act(state, 0, "dwarf_ability", card="baldur#1", option="look")
-    assert state.pk == P_CHOOSE and state.to_move() == (ADA,)
+    assert state.prompt == P_CHOOSE and state.to_move() == (ADA,)
     top = ["shinies-2#3", "shinies-3#3", "booze-2#3", "booze-3#3", "rocks-2#3"]
     assert names(state, state.private[ADA]["xtop"]) == top
     assert state.observation(ADA)["engine"]["private"]
@@ -121,7 +121,7 @@ def test_baldur_explores_five_times_then_is_shuffled_into_the_pile() -> None:
     state = at_action_step(legends=["baldur", "marg"], hands={ADA: ["baldur#1"]}, explore=top)
     vp = state.vp(ADA)
     act(state, 0, "dwarf_ability", card="baldur#1", option="explore")
-    assert state.current_player() == CHANCE and state.pdata == ("insert", inst(state, "baldur#1"))
+    assert state.current_player() == CHANCE and state.prompt_data == ("insert", inst(state, "baldur#1"))
     size = len(state.xp)
     chance(state, {"kind": "insert", "pile": "exploration", "card": "baldur#1", "position": size})
     assert state.xp[0] == inst(state, "baldur#1")
@@ -133,7 +133,7 @@ def test_thorvald_puts_the_first_event_on_top_and_the_rest_underneath() -> None:
     state = at_action_step(legends=["thorvald", "marg"], hands={ADA: ["thorvald#1"]},
                            explore=["shinies-2#3", "rocks-2#3", "party#1"], events=["party#1"])
     act(state, 0, "dwarf_ability", card="thorvald#1")
-    assert state.current_player() == CHANCE and state.pdata[0] == "bottom"
+    assert state.current_player() == CHANCE and state.prompt_data[0] == "bottom"
     chance(state, {"kind": "bottom_order", "pile": "exploration", "order": ["rocks-2#3", "shinies-2#3"]})
     assert state.xp[-1] == inst(state, "party#1")
     assert names(state, state.xp[:2]) == ["shinies-2#3", "rocks-2#3"]  # upper first: rocks above shinies
@@ -149,10 +149,10 @@ def test_loki_makes_the_victims_trash_choices() -> None:
     act(state, 1, "commit_bid", cards=[state.names[bo_card]], uses=[])
     act(state, 0, "ready")
     act(state, 1, "ready")
-    assert state.pk == P_ONBID
+    assert state.prompt == P_ONBID
     state.apply_event({"player": 0, "action": {"do": "choose", "seat": 1}})
     assert state.bid.loki == {1: 0}
-    assert state.pk == P_TRASH and state.to_move() == (0,)  # Ada chooses for both
+    assert state.prompt == P_TRASH and state.to_move() == (0,)  # Ada chooses for both
     act(state, 0, "trash", card="shinies-3#1")
     act(state, 0, "trash", card=state.names[bo_card], **{"for": 1})
     assert bo_card in state.trash
@@ -177,7 +177,7 @@ def test_ferry_boat_draws_then_discards_one() -> None:
     state = at_action_step()
     put(state, "boat#1", "town")
     act(state, 0, "tap", building="boat#1")
-    assert state.pk == P_CHOOSE and len(state.hand[ADA]) == 7
+    assert state.prompt == P_CHOOSE and len(state.hand[ADA]) == 7
     card = state.names[state.hand[ADA][0]]
     act(state, 0, "choose", card=card)
     assert len(state.hand[ADA]) == 6 and state.disc[ADA][-1] == inst(state, card)
@@ -187,14 +187,14 @@ def test_witchs_hut_extra_draws_cost_random_trashes_after_the_bid() -> None:
     state = new_game(2, explore=["didi#1"], dwarves=["didi#1"])
     put(state, "hut#1", "town")
     act(state, 0, "end_action_step")
-    assert state.pk == 8 and state.to_move() == (ADA,)  # hut_draw after Ada's 2 bid cards
+    assert state.prompt == 8 and state.to_move() == (ADA,)  # hut_draw after Ada's 2 bid cards
     act(state, 0, "hut_draw", n=2)
     settle(state)
     assert state.bid.hut[ADA] == 2
     act(state, 0, "ready")
     act(state, 1, "ready")
     for _ in range(2):
-        assert state.current_player() == CHANCE and state.pdata == ("rtrash", ADA)
+        assert state.current_player() == CHANCE and state.prompt_data == ("rtrash", ADA)
         card = state.sample_chance(random.Random(0))
         state.apply(CHANCE, card)
         assert card[2] in state.trash
@@ -331,13 +331,13 @@ def test_e9_the_expansive_cavern() -> None:
     put(state, "kartok#1", "cavern", seat=BO)
     put(state, "ymir#1", "cavern", seat=BO)
     put(state, "quarry#1", "town", seat=BO, steps=1)
-    assert state.pk == P_ACTION  # the Cavern came into play after Ada's step began
+    assert state.prompt == P_ACTION  # the Cavern came into play after Ada's step began
     end_turn(state, ADA)
     state.hand[BO].append(inst(state, "erik#1")) if inst(state, "erik#1") not in state.hand[BO] else None
     for z in state.draw + state.disc:
         if inst(state, "erik#1") in z:
             z.remove(inst(state, "erik#1"))
-    assert state.pk == 3 and state.to_move() == (BO,)  # cavern_place
+    assert state.prompt == 3 and state.to_move() == (BO,)  # cavern_place
     for entry in [
         {"player": 1, "action": {"do": "cavern_place", "card": "erik#1"}},
         {"chance": {"kind": "roll", "die": 6, "card": "kartok#1", "value": 5}},
@@ -362,9 +362,9 @@ def test_cavern_place_is_offered_even_without_a_dwarf_mh_74() -> None:
         if state.kind[c] in (inst(state, "erik#1") and state.kind[inst(state, "erik#1")], state.kind[inst(state, "marg#1")]):
             state.hand[BO].remove(c)
             state.disc[BO].append(c)
-    assert state.pk == 3 and state.legal_actions(BO) == [(16,)]  # pass only
+    assert state.prompt == 3 and state.legal_actions(BO) == [(16,)]  # pass only
     act(state, 1, "pass")
-    assert state.pk == P_ACTION
+    assert state.prompt == P_ACTION
 
 
 def test_dwarf_fortress_capture_and_release() -> None:
@@ -372,7 +372,7 @@ def test_dwarf_fortress_capture_and_release() -> None:
     put(state, "fortress#1", "area")
     act(state, 0, "play_treasure", card="shinies-3#1")
     act(state, 0, "end_action_step")
-    assert state.pk == P_CHOOSE and state.to_move() == (ADA,)
+    assert state.prompt == P_CHOOSE and state.to_move() == (ADA,)
     act(state, 0, "choose", option="fortress", sources=[{"card": "booze-3#1"}, {"card": "booze-2#1"}])  # 3 + 3 (Fortress wine)
     assert names(state, state.fortress) == ["didi#1"] and state.found == 0 and state.bid is None
     settle(state)
@@ -443,7 +443,7 @@ def test_e12_tapfa_and_fools_gold() -> None:
     commit(state, 1, ["fools#1", "shinies-3#2", "booze-3#2"])
     act(state, 0, "ready")
     act(state, 1, "ready")
-    assert state.pk == P_ONBID and state.to_move() == (BO,)  # Tapfa resolved silently first
+    assert state.prompt == P_ONBID and state.to_move() == (BO,)  # Tapfa resolved silently first
     act(state, 1, "choose", card="shinies-4#1")
     assert state.bid.values == [3, 6]
     act(state, 0, "trash", card="rocks-3#1")
@@ -495,8 +495,8 @@ def test_logistical_mishap_deals_the_pools_out() -> None:
     act(state, 1, "ready")
     act(state, 0, "trash", card="shinies-2#1")
     act(state, 1, "trash", card="mishap#1")
-    assert state.current_player() == CHANCE and state.pdata[0] == "deal"
-    cards = [state.names[c] for c in state.pdata[1]]
+    assert state.current_player() == CHANCE and state.prompt_data[0] == "deal"
+    cards = [state.names[c] for c in state.prompt_data[1]]
     assert sorted(cards) == ["booze-2#1", "shinies-3#2"]
     chance(state, {"kind": "deal_order", "order": ["shinies-3#2", "booze-2#1"]})
     # dealt from the active player (Ada): Ada gets the first card, Bo the second
@@ -542,7 +542,7 @@ def test_ori_on_bid_adds_the_top_two_cards_to_the_pool() -> None:
     act(state, 0, "ready")
     act(state, 1, "ready")
     assert set(top) <= set(state.bid.pool[ADA])  # not a draw: taken into the pool (MH-55)
-    assert state.pk == P_TRASH
+    assert state.prompt == P_TRASH
 
 
 def test_wizard_auctioneer_moves_a_building_to_the_winner() -> None:
@@ -557,7 +557,7 @@ def test_wizard_auctioneer_moves_a_building_to_the_winner() -> None:
     act(state, 1, "ready")  # Bo has +2 S of bid value, Ada 3
     act(state, 0, "trash", card="shinies-3#1")
     assert inst(state, "mine#1") in state.town[ADA] and inst(state, "wizard#1") in state.disc[ADA]
-    assert state.pk == P_ACTION and state.to_move() == (ADA,)
+    assert state.prompt == P_ACTION and state.to_move() == (ADA,)
 
 
 def test_trash_panda_rescues_cards_and_a_hangover_for_another_player() -> None:
@@ -578,9 +578,9 @@ def test_trash_panda_rescues_cards_and_a_hangover_for_another_player() -> None:
 def test_dwarven_grace_charity_gives_each_player_a_resource_card() -> None:
     state = new_game(2, explore=["charity#1", "party#2", "shinies-2#3", "rocks-4#1"], events=["charity#1", "party#2"])
     act(state, 0, "end_action_step")
-    assert state.current_player() == CHANCE and state.pdata[0] == "xshuffle"
+    assert state.current_player() == CHANCE and state.prompt_data[0] == "xshuffle"
     assert inst(state, "shinies-2#3") in state.hand[ADA] and inst(state, "rocks-4#1") in state.hand[BO]
-    assert set(state.pdata[1]) == {inst(state, "party#2"), inst(state, "charity#1")}
+    assert set(state.prompt_data[1]) == {inst(state, "party#2"), inst(state, "charity#1")}
     state.apply(CHANCE, state.sample_chance(random.Random(0)))
     assert inst(state, "charity#1") in state.xp and inst(state, "party#2") in state.xp
 
@@ -603,7 +603,7 @@ def test_e10_party_at_the_dining_hall() -> None:
     assert state.to_move() == (BO,)
     act(state, 1, "choose", explore=True)
     assert inst(state, "shinies-2#4") in state.disc[BO]
-    assert state.current_player() == CHANCE and state.pdata == ("insert", inst(state, "party#1"))
+    assert state.current_player() == CHANCE and state.prompt_data == ("insert", inst(state, "party#1"))
 
 
 def test_lagertha_stops_a_party_hangover_n9() -> None:
@@ -618,7 +618,7 @@ def test_lagertha_stops_a_party_hangover_n9() -> None:
     act(state, 0, "ready")
     act(state, 1, "ready")
     act(state, 1, "trash", card="booze-3#2")
-    assert state.to_move() == (ADA,) and state.pk == 6  # Lagertha window for the worst loser
+    assert state.to_move() == (ADA,) and state.prompt == 6  # Lagertha window for the worst loser
     act(state, 0, "react", card="lagertha#1")
     assert not any(state.names[c].startswith("hangover") for c in state.disc[ADA])
 
@@ -643,10 +643,10 @@ def test_e4_golems_resolve_at_x_counters() -> None:
     put(state, "rocks-2#3", "draw", seat=CY)
     put(state, "rocks-4#1", "draw", seat=CY)
     end_turn(state, ADA)
-    while not (state.pk == P_CHOOSE and state.to_move() == (CY,)):
+    while not (state.prompt == P_CHOOSE and state.to_move() == (CY,)):
         seat = state.to_move()[0]
-        if state.pk == P_CHOOSE:
-            act(state, seat, "choose", card=state.names[state.pdata[1]], option="discard")
+        if state.prompt == P_CHOOSE:
+            act(state, seat, "choose", card=state.names[state.prompt_data[1]], option="discard")
         else:
             act(state, seat, "end_action_step")
         settle(state)
@@ -663,12 +663,12 @@ def test_e8_golems_with_a_reshuffle() -> None:
     golems = put(state, "golems#1", "area")
     state.counters[golems] = [BO]
     state.draw[ADA] = state.draw[ADA][2:]  # 4 cards left: rocks-2, ruby-hall, tobias... (top is the end)
-    state.disc[ADA].extend(state.lay.index[n] for n in ["rocks-3#1", "rocks-1#1"])
+    state.disc[ADA].extend(state.layout.index[n] for n in ["rocks-3#1", "rocks-1#1"])
     act(state, 0, "end_action_step")
-    assert state.pk == P_CHOOSE and state.pdata[0] == 2
-    act(state, 0, "choose", card=state.names[state.pdata[1]], option="trash")
+    assert state.prompt == P_CHOOSE and state.prompt_data[0] == 2
+    act(state, 0, "choose", card=state.names[state.prompt_data[1]], option="trash")
     assert golems in state.trash and state.tokens == [1, 1]
-    assert state.current_player() == CHANCE and state.pdata[0] == "shuffle"
+    assert state.current_player() == CHANCE and state.prompt_data[0] == "shuffle"
 
 
 def test_dragon_attack_discard_a_dwarf_or_lose_a_step() -> None:
@@ -678,7 +678,7 @@ def test_dragon_attack_discard_a_dwarf_or_lose_a_step() -> None:
     dragon = put(state, "dragon#1", "area")
     put(state, "mine#1", "town", steps=2)
     act(state, 0, "end_action_step")
-    assert state.pk == P_CHOOSE and state.pdata == (3, dragon)
+    assert state.prompt == P_CHOOSE and state.prompt_data == (3, dragon)
     act(state, 0, "choose", option="damage", building="mine#1")
     mine = inst(state, "mine#1")
     assert state.prog[mine] == 1 and not state.finished(mine)
@@ -705,7 +705,7 @@ def test_goblins_add_a_counter_then_ask_for_an_option() -> None:
     goblins = put(state, "goblins#1", "area")
     put(state, "mine#1", "town")
     act(state, 0, "end_action_step")
-    assert state.counters[goblins] == [ADA] and state.pk == P_CHOOSE
+    assert state.counters[goblins] == [ADA] and state.prompt == P_CHOOSE
     options = {state.action_to_json(ADA, a)["option"] for a in state.legal_actions(ADA)}
     assert "tap" in options and "discard" in options
     act(state, 0, "choose", option="tap", building="mine#1")
@@ -717,7 +717,7 @@ def test_reorganisation_draws_k_and_puts_k_back_privately() -> None:
     reorg = put(state, "reorg#1", "area")
     act(state, 0, "end_action_step")
     settle(state)
-    assert state.pk == P_CHOOSE and state.counters[reorg] == [ADA]
+    assert state.prompt == P_CHOOSE and state.counters[reorg] == [ADA]
     act(state, 0, "choose", n=2)
     settle(state)
     back = [state.names[c] for c in state.hand[ADA][:2]]
@@ -745,10 +745,10 @@ def test_lagertha_keeps_a_building_the_wizard_would_move_n7() -> None:
     act(state, 0, "ready")
     act(state, 1, "ready")
     act(state, 0, "trash", card="shinies-3#1")
-    assert state.pk == 6 and state.to_move() == (BO,)  # Ada won 3 to 2: Bo's Lagertha window
+    assert state.prompt == 6 and state.to_move() == (BO,)  # Ada won 3 to 2: Bo's Lagertha window
     assert state.observation(ADA)["prompt"] == "waiting"
     act(state, 1, "react", card="lagertha#1")
-    assert inst(state, "mine#1") in state.town[BO] and state.pk == P_ACTION
+    assert inst(state, "mine#1") in state.town[BO] and state.prompt == P_ACTION
 
 
 def test_ygg_keeps_a_player_out_of_the_mishap_deal_n6() -> None:
@@ -762,7 +762,7 @@ def test_ygg_keeps_a_player_out_of_the_mishap_deal_n6() -> None:
     act(state, 0, "trash", card="shinies-2#1")
     act(state, 1, "trash", card="mishap#1")
     assert state.bid.protected[ADA] and state.bid.yggmark[ADA]
-    assert state.current_player() == CHANCE and names(state, state.pdata[1]) == ["shinies-3#2"]
+    assert state.current_player() == CHANCE and names(state, state.prompt_data[1]) == ["shinies-3#2"]
     chance(state, {"kind": "deal_order", "order": ["shinies-3#2"]})
     assert inst(state, "booze-2#1") in state.disc[ADA] and inst(state, "ygg#2") in state.disc[ADA]
     assert inst(state, "shinies-3#2") in state.disc[BO]  # the only unprotected player
@@ -788,7 +788,7 @@ def test_lagertha_stops_fools_gold_n4() -> None:
     act(state, 0, "ready")
     act(state, 1, "ready")
     act(state, 1, "choose", card="shinies-3#1")
-    assert state.pk == 6 and state.to_move() == (ADA,)
+    assert state.prompt == 6 and state.to_move() == (ADA,)
     act(state, 0, "react", card="lagertha#1")
     assert state.bid.values == [3, 2]
 
@@ -801,7 +801,7 @@ def test_lagertha_stops_dragon_damage_n10() -> None:
     put(state, "mine#1", "town", steps=2)
     act(state, 0, "end_action_step")
     act(state, 0, "choose", option="damage", building="mine#1")
-    assert state.pk == 6
+    assert state.prompt == 6
     act(state, 0, "react", card="lagertha#1")
     assert state.finished(inst(state, "mine#1")) and state.counters[inst(state, "dragon#1")] == []
 
@@ -854,7 +854,7 @@ def test_goblins_payment_window_takes_a_booze_card_and_piling_does_not_apply() -
                                   "booze-3#1", "tobias#1", "tapfa#1", "ruby-hall#1", "booze-1#1", "booze-2#1"]})
     goblins = put(state, "goblins#1", "area")
     act(state, 0, "end_action_step")
-    assert state.pk == P_CHOOSE and state.pdata == (4, goblins)
+    assert state.prompt == P_CHOOSE and state.prompt_data == (4, goblins)
     listed = [state.action_to_json(ADA, a) for a in state.legal_actions(ADA)]
     assert {"do": "choose", "option": "pay", "sources": [{"card": "booze-1#1"}]} in listed
     assert {"do": "choose", "option": "discard", "card": "booze-3#1"} in listed  # the highest value only
@@ -873,7 +873,7 @@ def test_fools_gold_may_pick_nothing_mh_52() -> None:
     commit(state, 1, ["shinies-2#2"])
     act(state, 0, "ready")
     act(state, 1, "ready")
-    assert state.pk == P_ONBID and state.to_move() == (ADA,)
+    assert state.prompt == P_ONBID and state.to_move() == (ADA,)
     act(state, 0, "pass")
     assert state.bid.conv == {} and state.bid.values == [3, 2]
 
@@ -885,7 +885,7 @@ def test_politics_with_nothing_to_take_is_skipped() -> None:
     commit(state, 1, ["politics#1", "shinies-2#2"])
     act(state, 0, "ready")
     act(state, 1, "ready")
-    assert state.pk == P_TRASH and state.to_move() == (BO,)
+    assert state.prompt == P_TRASH and state.to_move() == (BO,)
     act(state, 1, "trash", card="shinies-2#2")
     assert inst(state, "politics#1") in state.trash
 
@@ -933,8 +933,8 @@ def test_golems_applies_to_bid_draws_too_mh_36() -> None:
     act(state, 0, "end_action_step")
     settle(state)
     # Ada drew first (she is active); then Bo's first bid card is Mossy Rocks
-    while not (state.pk == P_CHOOSE and state.pdata[1] == inst(state, "rocks-1#2")):
-        act(state, state.to_move()[0], "choose", card=state.names[state.pdata[1]], option="discard")
+    while not (state.prompt == P_CHOOSE and state.prompt_data[1] == inst(state, "rocks-1#2")):
+        act(state, state.to_move()[0], "choose", card=state.names[state.prompt_data[1]], option="discard")
         settle(state)
     act(state, 1, "choose", card="rocks-1#2", option="discard")
     assert inst(state, "rocks-1#2") in state.disc[BO] and state.counters[inst(state, "golems#1")] == []

@@ -95,7 +95,7 @@ def perturb(state: MountainhomeState, viewer: int | None, rng: random.Random) ->
                 located.update(p)
         known = {c for k, _ in other.xblocks for c in k}
         unknown_positions = [i for i, c in enumerate(other.xp) if c not in known]
-        lay = other.lay
+        lay = other.layout
         pools = {0: lay.dwarf_pool(other.legend), 1: lay.event_pool, 2: lay.recurring_pool}
         for pos in unknown_positions:
             card = other.xp[pos]
@@ -242,7 +242,7 @@ _SEALED_CHANCE = ("shuffle", "select", "insert", "bottom")
 
 
 def _hidden_chance(state: MountainhomeState) -> bool:
-    return state.pdata[0] in _SEALED_CHANCE or state.pdata[0] == "xshuffle"
+    return state.prompt_data[0] in _SEALED_CHANCE or state.prompt_data[0] == "xshuffle"
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

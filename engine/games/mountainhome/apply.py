@@ -93,7 +93,7 @@ class ApplyMixin:
         verb = a[0]
         if verb == A_END:
             self.apool = [0, 0, 0]
-            self.pk = P_NONE
+            self.prompt = P_NONE
             return
         if verb == A_PLAY:
             card = a[1]
@@ -126,7 +126,7 @@ class ApplyMixin:
             self.apool[a[2]] += T.HOARD_GAIN
             self.stack.append((T_ACTION, seat))
             self.stack.append((T_DRAW, seat, T.HOARD_DRAW))
-            self.pk = P_NONE
+            self.prompt = P_NONE
         elif verb == A_BUY:
             self._do_buy(seat, a[1], a[2])
         elif verb == A_PLAYACT:
@@ -141,7 +141,7 @@ class ApplyMixin:
             self._set_aside(card, seat)  # until resolved (MH-85)
             self.stack.append((T_ACTION, seat))
             self.stack.append((T_FINISH_USE, seat, card))
-            self.pk = P_NONE
+            self.prompt = P_NONE
             if kind == K_WIZARD:
                 b = a[2]
                 owner = next(s for s in range(self.n) if b in self.town[s])
@@ -242,7 +242,7 @@ class ApplyMixin:
             self.stack.append((T_ACTION, seat))
             self.stack.append((T_BOAT_DISCARD, seat))
             self.stack.append((T_DRAW, seat, T.BOAT_DRAW))
-            self.pk = P_NONE
+            self.prompt = P_NONE
         else:
             raise missing_rule(f"the tap of {T.KNAME[kind]}")
 
@@ -264,15 +264,15 @@ class ApplyMixin:
             self._end()  # a check point with a single leader (§18.3, MH-66)
 
     def _apply_action(self, seat: int, a: tuple) -> None:
-        pk = self.pk
+        prompt = self.prompt
         verb = a[0]
-        if pk == P_ACTION:
+        if prompt == P_ACTION:
             self._do_action(seat, a)
-        elif pk == P_PICK:
+        elif prompt == P_PICK:
             self.legend[seat] = a[1]
-            self.stack.append((T_PICK, self.pdata[0] + 1))
-            self.pk = P_NONE
-        elif pk == P_COMMIT:
+            self.stack.append((T_PICK, self.prompt_data[0] + 1))
+            self.prompt = P_NONE
+        elif prompt == P_COMMIT:
             bid = self.bid
             if verb == A_BID:
                 bid.commit[seat] = (a[1], a[2])
@@ -281,53 +281,53 @@ class ApplyMixin:
                 bid.ready[seat] = True
                 if all(bid.ready):
                     self.stack.append((T_BID_REVEAL, 0, 0))
-                    self.pk = P_NONE
-        elif pk == P_TRASH:
+                    self.prompt = P_NONE
+        elif prompt == P_TRASH:
             bid = self.bid
             target = seat if a[2] < 0 else a[2]
             bid.choices[target] = a[1]
             if all(t in bid.choices for t in self._trash_targets()):
                 self._reveal_trash()
-        elif pk == P_KARINA:
-            self.pk = P_NONE
+        elif prompt == P_KARINA:
+            self.prompt = P_NONE
             if verb == A_REACT:
                 self._remove_reaction_card(seat, a[1])
-                actor = self.pdata[0]
+                actor = self.prompt_data[0]
                 if self._lagertha_holder(actor):
                     self._prompt(P_LAGERTHA, actor, (1, None))  # N1
                 else:
                     self._cancel_dwarf_use()
-        elif pk == P_LAGERTHA:
-            self.pk = P_NONE
-            code = self.pdata[0]
+        elif prompt == P_LAGERTHA:
+            self.prompt = P_NONE
+            code = self.prompt_data[0]
             if verb == A_REACT:
                 self._remove_reaction_card(seat, a[1])
                 if code != 1:
                     self.stack.pop()  # the threatened effect does not apply to this seat
-                    if self.pdata[1] is not None:
-                        self.stack.append(self.pdata[1])
+                    if self.prompt_data[1] is not None:
+                        self.stack.append(self.prompt_data[1])
             elif code == 1:
                 self._cancel_dwarf_use()
-        elif pk == P_CHOOSE:
+        elif prompt == P_CHOOSE:
             self._apply_choose(seat, a)
-        elif pk == P_ONBID:
+        elif prompt == P_ONBID:
             self._apply_onbid(seat, a)
-        elif pk == P_CAVERN:
-            self.pk = P_NONE
+        elif prompt == P_CAVERN:
+            self.prompt = P_NONE
             if verb == A_CAVERN:
                 self.take_from_hand_or_store(seat, a[1])
                 self.cav.append(a[1])
                 self.cav_owner.append(seat)
             self.stack.append((T_ACTION, seat))
             self.stack.append((T_CAVERN_ROLL, seat, tuple(c for c, o in zip(self.cav, self.cav_owner) if o == seat)))
-        elif pk == P_HUT:
-            self.pk = P_NONE
+        elif prompt == P_HUT:
+            self.prompt = P_NONE
             if a[1]:
                 self.stack.append((T_DRAW, seat, a[1], 1))
-        elif pk == P_TRADE:
-            self.pk = P_NONE
+        elif prompt == P_TRADE:
+            self.prompt = P_NONE
             if verb == A_TACCEPT:
-                offerer, give = self.pdata[0], self.pdata[1]
+                offerer, give = self.prompt_data[0], self.prompt_data[1]
                 take = a[1]
                 self.hand[offerer].remove(give)
                 self._hand_left(offerer, give)
@@ -339,12 +339,12 @@ class ApplyMixin:
                 self.hknown[offerer].append(take)
                 self.traded = True
         else:
-            raise AssertionError(f"no player action is due at prompt {pk}")
+            raise AssertionError(f"no player action is due at prompt {prompt}")
 
     def _apply_choose(self, seat: int, a: tuple) -> None:
-        d = self.pdata
+        d = self.prompt_data
         what = d[0]
-        self.pk = P_NONE
+        self.prompt = P_NONE
         if a[0] == A_PASS:
             if what == C_FORTRESS:
                 self.start_bid(BID_DWARF, d[1], seat)
@@ -416,8 +416,8 @@ class ApplyMixin:
 
     def _apply_chance(self, o: tuple) -> None:
         what = o[0]
-        d = self.pdata
-        self.pk = P_NONE
+        d = self.prompt_data
+        self.prompt = P_NONE
         if what == "assign":
             self.legend = list(o[1])
         elif what == "shuffle":

@@ -407,7 +407,7 @@ class BiddingMixin:
             if self.panda_eligible(c):
                 by_kind.setdefault(self.kind[c], []).append(c)
         for cards in by_kind.values():
-            cards.sort(key=lambda c: self.knum[c])
+            cards.sort(key=lambda c: self.kind_numbers[c])
         kinds = sorted(by_kind)
         plays = []
         for k in range(4):
@@ -426,7 +426,7 @@ class BiddingMixin:
         return plays
 
     def _onbid_actions(self, seat: int) -> list[tuple]:
-        d = self.pdata
+        d = self.prompt_data
         what = d[0]
         kinds = self.kind
         bid = self.bid
@@ -446,10 +446,10 @@ class BiddingMixin:
         raise AssertionError(f"unknown On Bid prompt {what}")
 
     def _apply_onbid(self, seat: int, a: tuple) -> None:
-        d = self.pdata
+        d = self.prompt_data
         what = d[0]
         bid = self.bid
-        self.pk = P_NONE
+        self.prompt = P_NONE
         if a[0] == A_PASS:
             return
         if what == C_PILING:
@@ -548,7 +548,7 @@ class BiddingMixin:
             bid.pool[seat].remove(card)
             self.trash.append(card)
         bid.choices = {}
-        self.pk = P_NONE
+        self.prompt = P_NONE
         self.stack.append((T_BID_WINNER,))
 
     def _t_bid_winner(self, task: tuple) -> None:

@@ -31,13 +31,13 @@ class ChanceMixin:
 
     def chance_cards(self) -> tuple[int, ...]:
         """The cards the pending chance event orders or picks from (in instance order)."""
-        d = self.pdata
+        d = self.prompt_data
         what = d[0]
         if what == "shuffle":
             return d[2]
         if what == "xshuffle":
             if d[1] is None:
-                return tuple(sorted(self.lay.explore_resources + [c for p in range(3) for c in self.selected[p]] + self.lay.fixed))
+                return tuple(sorted(self.layout.explore_resources + [c for p in range(3) for c in self.selected[p]] + self.layout.fixed))
             return tuple(sorted(self.xp + list(d[1])))
         if what == "select":
             return d[2]
@@ -48,9 +48,9 @@ class ChanceMixin:
         return ()
 
     def chance_outcomes(self) -> list[tuple[Any, float]]:
-        if self.pk != P_CHANCE:
+        if self.prompt != P_CHANCE:
             return []
-        d = self.pdata
+        d = self.prompt_data
         what = d[0]
         if what == "assign":
             from itertools import permutations
@@ -77,7 +77,7 @@ class ChanceMixin:
         raise NotImplementedError("a permutation's outcomes are not listed; use sample_chance")
 
     def _order_outcome(self, order: tuple) -> tuple:
-        d = self.pdata
+        d = self.prompt_data
         what = d[0]
         if what == "shuffle":
             return ("shuffle", d[1], order)
@@ -86,7 +86,7 @@ class ChanceMixin:
         return (what, order)
 
     def sample_chance(self, rng: RandomSource) -> Any:
-        d = self.pdata
+        d = self.prompt_data
         what = d[0]
         if what == "assign":
             perm = fisher_yates(list(T.LEGENDARIES), rng)
@@ -104,9 +104,9 @@ class ChanceMixin:
         return self._order_outcome(tuple(fisher_yates(list(self.chance_cards()), rng)))
 
     def check_chance(self, o: Any) -> None:
-        if self.pk != P_CHANCE:
+        if self.prompt != P_CHANCE:
             raise IllegalActionError(f"chance event {o!r} is illegal: no chance event is due")
-        d = self.pdata
+        d = self.prompt_data
         due = "shuffle" if d[0] == "xshuffle" else d[0]
         if not isinstance(o, tuple) or not o or o[0] != due:
             raise IllegalActionError(f"chance event {self._chance_name(o)} is illegal: a {self._due_name()} is due")
@@ -141,7 +141,7 @@ class ChanceMixin:
 
     def _due_name(self) -> str:
         names = {"assign": "assign_legendaries", "xshuffle": "shuffle", "bottom": "bottom_order", "rtrash": "random_trash", "deal": "deal_order"}
-        return names.get(self.pdata[0], self.pdata[0])
+        return names.get(self.prompt_data[0], self.prompt_data[0])
 
     def _chance_name(self, o: Any) -> str:
         try:
@@ -154,5 +154,5 @@ class ChanceMixin:
             return f"draw:{pile}"
         if pile == PILE_EXPLORATION:
             return "exploration"
-        return self.lay.shop_tier_names[pile - PILE_SHOP]
+        return self.layout.shop_tier_names[pile - PILE_SHOP]
 

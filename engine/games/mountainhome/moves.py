@@ -96,8 +96,8 @@ class MovesMixin:
     # ------------------------------------------------------------------ legal actions
 
     def legal_actions(self, seat: int | None = None) -> list[tuple]:
-        pk = self.pk
-        if pk in (P_CHANCE, P_OVER, P_NONE):
+        prompt = self.prompt
+        if prompt in (P_CHANCE, P_OVER, P_NONE):
             return []
         movers = self.to_move()
         if seat is None:
@@ -106,32 +106,32 @@ class MovesMixin:
             seat = movers[0]
         if seat not in movers:
             return []
-        if pk == P_ACTION:
+        if prompt == P_ACTION:
             return self._action_step_actions(seat)
-        if pk == P_PICK:
+        if prompt == P_PICK:
             return [(A_PICK, k) for k in T.LEGENDARIES if k not in self.legend]
-        if pk == P_KARINA:
-            return [(A_REACT, self.lay.legendary_inst[K_KARINA]), (A_PASS,)]
-        if pk == P_LAGERTHA:
-            return [(A_REACT, self.lay.legendary_inst[K_LAGERTHA]), (A_PASS,)]
-        if pk == P_COMMIT:
+        if prompt == P_KARINA:
+            return [(A_REACT, self.layout.legendary_inst[K_KARINA]), (A_PASS,)]
+        if prompt == P_LAGERTHA:
+            return [(A_REACT, self.layout.legendary_inst[K_LAGERTHA]), (A_PASS,)]
+        if prompt == P_COMMIT:
             return self._commit_neighbours(seat)
-        if pk == P_TRASH:
+        if prompt == P_TRASH:
             return self._trash_actions(seat)
-        if pk == P_CHOOSE:
+        if prompt == P_CHOOSE:
             return self._choose_actions(seat)
-        if pk == P_ONBID:
+        if prompt == P_ONBID:
             return self._onbid_actions(seat)
-        if pk == P_CAVERN:
+        if prompt == P_CAVERN:
             return [(A_PASS,)] + [(A_CAVERN, d) for d in self.dwarves_available(seat)]
-        if pk == P_HUT:
+        if prompt == P_HUT:
             return [(A_HUT, k) for k in range(T.CONSTANTS["hut_max_extra_draw"] + 1)]
-        if pk == P_TRADE:
+        if prompt == P_TRADE:
             return self._trade_answers(seat)
-        raise missing_rule(f"prompt {PROMPT_NAMES.get(pk, pk)}")
+        raise missing_rule(f"prompt {PROMPT_NAMES.get(prompt, prompt)}")
 
     def _trade_answers(self, seat: int) -> list[tuple]:
-        offerer, give, want = self.pdata
+        offerer, give, want = self.prompt_data
         kinds = self.kind
         acts: list[tuple] = [(A_TDECLINE,)]
         project_ok = not self.owns_project(offerer)
@@ -264,12 +264,12 @@ class MovesMixin:
         """
         events = 0
         randrange = rng.randrange
-        while self.pk != P_OVER:
-            pk = self.pk
-            if pk == P_CHANCE:
+        while self.prompt != P_OVER:
+            prompt = self.prompt
+            if prompt == P_CHANCE:
                 self.apply(CHANCE, self.sample_chance(rng))
-            elif pk == P_ACTION:
-                seat = self.pseat
+            elif prompt == P_ACTION:
+                seat = self.prompt_seat
                 acts, offers = self._action_step_parts(seat)
                 total = len(acts) + sum(len(cards) * len(wants) for _, cards, wants in offers) + 1
                 i = randrange(total)
@@ -287,7 +287,7 @@ class MovesMixin:
                         i -= block
                 self.apply(seat, action)
             else:
-                seat = self.pseat if self.pseat >= 0 and pk not in (P_COMMIT, P_TRASH) else self.to_move()[0]
+                seat = self.prompt_seat if self.prompt_seat >= 0 and prompt not in (P_COMMIT, P_TRASH) else self.to_move()[0]
                 actions = self.legal_actions(seat)
                 self.apply(seat, actions[randrange(len(actions))])
             events += 1
@@ -471,7 +471,7 @@ class MovesMixin:
         return acts
 
     def _choose_actions(self, seat: int) -> list[tuple]:
-        d = self.pdata
+        d = self.prompt_data
         what = d[0]
         if what == C_BOAT:
             return [(A_CHOOSE, C_BOAT, c) for c in self.hand[seat]]
@@ -542,21 +542,21 @@ class MovesMixin:
                 return "it was made for an earlier position"
             verb = action[0]
             if verb == A_BID:
-                if self.pk != P_COMMIT or len(action) != 4:
+                if self.prompt != P_COMMIT or len(action) != 4:
                     return "no sealed commitment is open"
                 return self.commit_problem(seat, action[1], action[2])
             if verb == A_PLAYACT:
-                if self.pk != P_ACTION or seat != self.pseat:
+                if self.prompt != P_ACTION or seat != self.prompt_seat:
                     return "action cards are played in your own action step"
                 return self.panda_problem(seat, action[1], action[2])
-            if self.pk != P_CHOOSE or self.pdata[0] != action[1] or seat != self.pseat:
+            if self.prompt != P_CHOOSE or self.prompt_data[0] != action[1] or seat != self.prompt_seat:
                 return "that prompt is not open"
             if action[1] == C_GOBLINS:
-                if self.pdata[0] != C_GOBLINS:
+                if self.prompt_data[0] != C_GOBLINS:
                     return "no Goblins prompt is open"
                 return self.payment_problem(seat, B, 1, action[3])
             return self.payment_problem(seat, B, T.FORTRESS["capture_cost_booze"], action[2])
         if action in self.legal_actions(seat):
             return ""
-        return f"it is not a legal {PROMPT_NAMES.get(self.pk, '?')} answer here"
+        return f"it is not a legal {PROMPT_NAMES.get(self.prompt, '?')} answer here"
 

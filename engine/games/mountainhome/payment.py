@@ -68,7 +68,7 @@ class PaymentMixin:
         for c in self.hand[seat]:
             if kinds[c] == T.HOARD:
                 atoms.append(((3, c, res), T.HOARD_GAIN))
-        if self.pk == P_CHOOSE and seat == self.active and self._in_action_step() and self.apool[res]:
+        if self.prompt == P_CHOOSE and seat == self.active and self._in_action_step() and self.apool[res]:
             pay = [0, 0, 0]
             pay[res] = min(cost, self.apool[res])
             atoms.append(((4, *pay), pay[res]))

@@ -6,7 +6,7 @@ Layout of the state (see docs/games/mountainhome.md, "Design"):
   and the shop deck keep their **top at the end** of the list;
 * ``prog`` / ``tapped`` are indexed by instance (buildings), ``stored`` maps a
   building to the cards inside it;
-* one pending prompt (``pk``, ``pseat``, ``pdata``) says who decides next;
+* one pending prompt (``prompt``, ``prompt_seat``, ``prompt_data``) says who decides next;
   ``stack`` holds the tasks still to run (immutable tuples, so ``clone`` is a
   list copy).  ``_advance`` runs tasks until a prompt or a chance node is due.
 
@@ -150,8 +150,8 @@ class MountainhomeState(
     """The whole table.  Its methods live in mixins by job (turn.py, piles.py, ...); the fields live here."""
 
     __slots__ = (
-        "n", "lay", "kind", "names", "knum", "created",
-        "pk", "pseat", "pdata", "stack",
+        "n", "layout", "kind", "names", "kind_numbers", "created",
+        "prompt", "prompt_seat", "prompt_data", "stack",
         "legend", "draw", "hand", "disc", "town", "prog", "tapped", "stored",
         "xp", "shop", "slots", "trash", "area", "counters", "fortress", "cav", "cav_owner",
         "aside", "aside_owner", "selected",
@@ -172,18 +172,18 @@ class MountainhomeState(
         self.game = game
         self.players = self.n = players
         self.options = options
-        lay = self.lay = layout(players, options["shop_profile"])
+        lay = self.layout = layout(players, options["shop_profile"])
         self.kind = list(lay.kinds)
         self.names = list(lay.names)
-        self.knum = list(lay.knum)
+        self.kind_numbers = list(lay.kind_numbers)
         self.created = dict(lay.counts)
 
     def __init__(self, game: Mountainhome, players: int, options: dict[str, Any]) -> None:
         self._set_layout(game, players, options)
         n = players
-        self.pk = P_NONE
-        self.pseat = -1
-        self.pdata: tuple = ()
+        self.prompt = P_NONE
+        self.prompt_seat = -1
+        self.prompt_data: tuple = ()
         self.stack: list[tuple] = []
         self.legend = [-1] * n  # legendary kind per seat
         self.draw: list[list[int]] = [[] for _ in range(n)]
@@ -244,14 +244,14 @@ class MountainhomeState(
         o.game = self.game
         o.players = o.n = self.n
         o.options = self.options
-        o.lay = self.lay
+        o.layout = self.layout
         o.kind = self.kind[:]
         o.names = self.names[:]
-        o.knum = self.knum[:]
+        o.kind_numbers = self.kind_numbers[:]
         o.created = dict(self.created)
-        o.pk = self.pk
-        o.pseat = self.pseat
-        o.pdata = self.pdata
+        o.prompt = self.prompt
+        o.prompt_seat = self.prompt_seat
+        o.prompt_data = self.prompt_data
         o.stack = self.stack[:]
         o.legend = self.legend[:]
         o.draw = [z[:] for z in self.draw]
@@ -300,7 +300,7 @@ class MountainhomeState(
 
     def key(self) -> tuple:
         return (
-            self.n, tuple(sorted(self.options.items())), tuple(self.kind), self.pk, self.pseat, self.pdata,
+            self.n, tuple(sorted(self.options.items())), tuple(self.kind), self.prompt, self.prompt_seat, self.prompt_data,
             tuple(self.stack), tuple(self.legend), tuple(map(tuple, self.draw)), tuple(map(tuple, self.hand)),
             tuple(map(tuple, self.disc)), tuple(map(tuple, self.town)), tuple(sorted(self.prog.items())),
             tuple(sorted(self.tapped.items())), tuple(sorted((b, tuple(z)) for b, z in self.stored.items())),
@@ -326,7 +326,7 @@ class MountainhomeState(
         count = self.created.get(kind, 0) + 1
         self.created[kind] = count
         self.kind.append(kind)
-        self.knum.append(count)
+        self.kind_numbers.append(count)
         self.names.append(f"{T.KID[kind]}#{count}")
         return len(self.kind) - 1
 
@@ -403,46 +403,46 @@ class MountainhomeState(
     # ------------------------------------------------------------------ who decides
 
     def current_player(self) -> int:
-        pk = self.pk
-        if pk == P_CHANCE:
+        prompt = self.prompt
+        if prompt == P_CHANCE:
             return CHANCE
-        if pk == P_OVER:
+        if prompt == P_OVER:
             return TERMINAL
-        if pk == P_COMMIT or pk == P_TRASH:
+        if prompt == P_COMMIT or prompt == P_TRASH:
             return SIMULTANEOUS
-        return self.pseat
+        return self.prompt_seat
 
     def to_move(self) -> tuple[int, ...]:
-        pk = self.pk
-        if pk == P_COMMIT:
+        prompt = self.prompt
+        if prompt == P_COMMIT:
             return tuple(s for s in range(self.n) if not self.bid.ready[s])
-        if pk == P_TRASH:
+        if prompt == P_TRASH:
             return tuple(sorted({chooser for chooser in self._trash_choosers() if not self._trash_done(chooser)}))
-        if pk in (P_CHANCE, P_OVER):
+        if prompt in (P_CHANCE, P_OVER):
             return ()
-        return (self.pseat,)
+        return (self.prompt_seat,)
 
     def is_terminal(self) -> bool:
-        return self.pk == P_OVER
+        return self.prompt == P_OVER
 
     def is_chance_node(self) -> bool:
-        return self.pk == P_CHANCE
+        return self.prompt == P_CHANCE
 
     # ------------------------------------------------------------------ the task loop
 
-    def _prompt(self, pk: int, seat: int = -1, data: tuple = ()) -> None:
-        self.pk = pk
-        self.pseat = seat
-        self.pdata = data
+    def _prompt(self, prompt: int, seat: int = -1, data: tuple = ()) -> None:
+        self.prompt = prompt
+        self.prompt_seat = seat
+        self.prompt_data = data
 
     def _chance(self, data: tuple) -> None:
-        self.pk = P_CHANCE
-        self.pseat = -1
-        self.pdata = data
+        self.prompt = P_CHANCE
+        self.prompt_seat = -1
+        self.prompt_data = data
 
     def _advance(self) -> None:
         stack = self.stack
-        while self.pk == P_NONE:
+        while self.prompt == P_NONE:
             task = stack.pop()
             _TASKS[task[0]](self, task)
 

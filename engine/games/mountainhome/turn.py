@@ -97,7 +97,7 @@ class TurnMixin:
         if s >= self.n:
             return
         self.stack.append((T_DECKS, s + 1))
-        deck = (self.lay.legendary_inst[self.legend[s]], *self.lay.deck[s])
+        deck = (self.layout.legendary_inst[self.legend[s]], *self.layout.deck[s])
         self._chance(("shuffle", s, deck))
 
     def _t_select(self, task: tuple) -> None:
@@ -105,7 +105,7 @@ class TurnMixin:
         if p >= 3:
             return
         self.stack.append((T_SELECT, p + 1))
-        lay = self.lay
+        lay = self.layout
         x = str(self.n)
         if p == 0:
             pool, k = lay.dwarf_pool(self.legend), T.EXP["dwarves"][x]
@@ -120,7 +120,7 @@ class TurnMixin:
 
     def _t_shopshuffle(self, task: tuple) -> None:
         t = task[1]
-        tiers = self.lay.shop_tiers
+        tiers = self.layout.shop_tiers
         if t >= len(tiers):
             for i in range(3):
                 self._refill(i)
@@ -384,20 +384,20 @@ class TurnMixin:
         self.stack.append((T_ACTION, seat))
         self.stack.append((T_DWARF_RESOLVE, seat, action, dwarf))
         self.stack.append((T_KARINA, seat))
-        self.pk = P_NONE
+        self.prompt = P_NONE
 
     def _t_karina(self, task: tuple) -> None:
         actor = task[1]
-        karina = self.lay.legendary_inst[K_KARINA]
+        karina = self.layout.legendary_inst[K_KARINA]
         for s in self.turn_order(actor)[1:]:
             if self._where_reactable(s, karina):
                 self._prompt(P_KARINA, s, (actor,))
                 return
 
     def threat_context(self) -> tuple[int, tuple]:
-        """At an open Lagertha window: (victim, pdata), from the threatened task on the stack."""
-        if self.pdata and self.pdata[0] == 1:
-            return self.active, self.pdata
+        """At an open Lagertha window: (victim, prompt_data), from the threatened task on the stack."""
+        if self.prompt_data and self.prompt_data[0] == 1:
+            return self.active, self.prompt_data
         task = self.stack[-1]
         kind = task[0]
         if kind == T_DWARF_RESOLVE:  # N1: Karina's cancel, the acting player is asked
@@ -421,7 +421,7 @@ class TurnMixin:
         raise AssertionError(f"no threatened effect on the stack: {task!r}")
 
     def _lagertha_holder(self, seat: int) -> bool:
-        return self._where_reactable(seat, self.lay.legendary_inst[K_LAGERTHA])
+        return self._where_reactable(seat, self.layout.legendary_inst[K_LAGERTHA])
 
     def _cancel_dwarf_use(self) -> None:
         task = self.stack.pop()
