@@ -585,6 +585,65 @@ def test_dwarven_grace_charity_gives_each_player_a_resource_card() -> None:
     assert inst(state, "charity#1") in state.xp and inst(state, "party#2") in state.xp
 
 
+def test_turn_order_starts_with_the_given_seat_and_wraps_section_0() -> None:
+    state = new_game(4)
+    assert state.turn_order(0) == [0, 1, 2, 3]
+    assert state.turn_order(2) == [2, 3, 0, 1]
+
+
+def _party_won_by_bo(explore_after_party: list[str]):
+    """3 players, Ada active: Ada explores a Party that Bo wins (finished Distillery, +3 B)."""
+    state = new_game(3, explore=["party#1"] + explore_after_party, events=["party#1", "party#2", "charity#1"],
+                     dwarves=["kartok#1"])
+    put(state, "distillery#1", "town", seat=BO)
+    act(state, ADA, "end_action_step")
+    settle(state)
+    for seat in range(3):
+        act(state, seat, "ready")
+    assert state.bid.winner == BO and state.to_move() == (BO,)
+    return state
+
+
+def test_charity_deals_in_turn_order_from_the_active_player_section_0_and_14() -> None:
+    """Bo (seat 1) is active, so the deal goes Bo, Cy, Ada (§0 "in turn order", §14)."""
+    state = new_game(3, explore=["shinies-2#4", "charity#1", "shinies-3#4", "booze-3#4", "rocks-3#4"],
+                     events=["charity#1"])
+    end_turn(state, ADA)
+    assert state.active == BO and state.pk == P_ACTION
+    act(state, BO, "end_action_step")
+    assert state.current_player() == CHANCE and state.pdata[0] == "xshuffle"
+    assert inst(state, "shinies-3#4") in state.hand[BO]
+    assert inst(state, "booze-3#4") in state.hand[CY]
+    assert inst(state, "rocks-3#4") in state.hand[ADA]
+
+
+def test_charity_explored_by_a_party_winner_deals_from_the_active_player_mh_61() -> None:
+    """Bo wins Ada's Party and explores Charity; Ada is still active, so Ada is dealt first (§0, §14, MH-61)."""
+    state = _party_won_by_bo(["charity#1", "shinies-2#4", "booze-2#4", "party#2", "rocks-2#4"])
+    act(state, BO, "choose", explore=True)
+    assert state.active == ADA
+    assert state.current_player() == CHANCE and state.pdata[0] == "xshuffle"
+    assert inst(state, "shinies-2#4") in state.hand[ADA]
+    assert inst(state, "booze-2#4") in state.hand[BO]
+    assert inst(state, "rocks-2#4") in state.hand[CY]  # after the set-aside Party #2
+    assert set(state.pdata[1]) == {inst(state, "party#2"), inst(state, "charity#1")}
+
+
+def test_dwarf_bid_from_a_party_winner_exploration_draws_from_the_active_player_mh_61() -> None:
+    """The dwarf bid the Party winner's exploration starts still draws in turn order from Ada (§9.2 B2)."""
+    state = _party_won_by_bo(["kartok#1"])
+    golems = put(state, "golems#1", "area")
+    for seat in range(3):  # a printed-Rocks card on top of every draw pile
+        put(state, f"rocks-1#{seat + 1}", "draw", seat=seat)
+    act(state, BO, "choose", explore=True)
+    asked = []
+    while state.pk == P_CHOOSE and state.pdata[0] == 2:  # C_GOLEMS
+        asked.append(state.to_move()[0])
+        act(state, asked[-1], "choose", card=state.names[state.pdata[1]], option="discard")
+        settle(state)
+    assert list(dict.fromkeys(asked)) == [ADA, BO, CY] and state.counters[golems] == []
+
+
 def test_e10_party_at_the_dining_hall() -> None:
     state = new_game(3, hands={ADA: ["booze-2#1", "shinies-3#1"], CY: ["booze-1#3"]},
                      explore=["party#1", "shinies-2#4"], events=["party#1"])

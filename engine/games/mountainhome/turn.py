@@ -201,7 +201,7 @@ class TurnMixin:
         elif typ == "event_immediate":
             self._set_aside(card, -1)
             if kind == K["charity"]:
-                self.stack.append((T_CHARITY, card, seat))
+                self.stack.append((T_CHARITY, card))
             else:  # Party at the Dining Hall!: a booze bid, then the card goes back (MH-61)
                 self.stack.append((T_INSERT, card))
                 self.start_bid(BID_PARTY, -1, seat)
@@ -213,10 +213,15 @@ class TurnMixin:
         self._chance(("insert", task[1]))
 
     def _t_charity(self, task: tuple) -> None:
-        """§14: each player in turn order reveals until a resource card; then one shuffle."""
-        _, event, explorer = task
+        """§14: each player in turn order reveals until a resource card; then one shuffle.
+
+        "In turn order" starts with the active player (§0), whoever explored the
+        Charity: a Party winner exploring in another player's turn (MH-61) does not
+        become the active player, so the deal still starts with the active player.
+        """
+        event = task[1]
         revealed: list[int] = []
-        for seat in self.turn_order(explorer):
+        for seat in self.turn_order(self.active):
             while self.xp:
                 card = self._x_pop()
                 if T.IS_RESOURCE[self.kind[card]]:
