@@ -10,7 +10,7 @@ import random
 from typing import Any, Iterable
 
 from engine.core import CHANCE, TERMINAL
-from engine.games.mountainhome import Mountainhome, MissingRuleError
+from engine.games.mountainhome import MissingRuleError, Mountainhome
 from engine.games.mountainhome import tables as T
 from engine.games.mountainhome.state import MountainhomeState
 
@@ -189,3 +189,9 @@ def store(state: MountainhomeState, building: str, card: str) -> None:
 def at_action_step(players: int = 2, **kwargs: Any) -> MountainhomeState:
     """A fresh game at seat 0's first action step (see new_game for the arguments)."""
     return new_game(players, **kwargs)
+
+
+def end_turn(state, seat: int) -> None:  # noqa: ANN001
+    """``seat`` ends its action step, and every automatic step after it runs."""
+    act(state, seat, "end_action_step")
+    settle(state)
