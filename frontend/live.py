@@ -132,9 +132,10 @@ def result_lines(view: dict[str, Any], players: list[Player]) -> dict[str, Any] 
 
 
 def match_context(match: Match, user: Any, *, error: str | None = None, oob: bool = False) -> dict[str, Any]:
-    view = selectors.match_view(match, user)
+    aggregate = selectors.load_aggregate(match)  # one fold (cached) for the view, the log and the ranked panel
+    view = selectors.match_view(match, user, aggregate=aggregate)
     players = players_of(view)
-    events = list(selectors.visible_events(match, user))
+    events = list(selectors.visible_events(match, user, aggregate=aggregate))
     log = event_log(events, players, view["game"])[-EVENT_LOG_LIMIT:]
     log.reverse()
     to_move = [p for p in players if p.to_move]
@@ -159,7 +160,19 @@ def match_context(match: Match, user: Any, *, error: str | None = None, oob: boo
         "viewer_is_authenticated": bool(getattr(user, "is_authenticated", False)),
         "error": error,
         "oob": oob,
+        "ranked": _ranked(match, aggregate),
     }
+
+
+def _ranked(match: Match, aggregate: Any) -> dict[str, Any] | None:
+    """The ranked panel's data (clocks, ratings, forfeits) from the same aggregate; the tag only formats it."""
+    from games.errors import DomainError
+    from games.ranking.services import ranked_view
+
+    try:
+        return ranked_view(match, aggregate=aggregate)
+    except DomainError:
+        return None
 
 
 def render_match_fragment(match: Match, user: Any, *, error: str | None = None, oob: bool = False, request=None) -> str:
