@@ -87,6 +87,7 @@ class SnapshotCache:
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
+            self.stats = dict.fromkeys(self.stats, 0)
 
 
 cache = SnapshotCache(getattr(settings, "CAIRN_SNAPSHOT_MATCHES", 2000))
