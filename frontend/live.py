@@ -20,6 +20,7 @@ from . import presenters
 from .presenters import Player
 
 EVENT_LOG_LIMIT = 40
+LOG_CONTEXT = 8  # events read before the shown ones, so the first shown line knows who moved
 REPLAY_LOG_WINDOW = 60  # events listed on each side of the current one in a replay
 
 
@@ -135,7 +136,8 @@ def match_context(match: Match, user: Any, *, error: str | None = None, oob: boo
     aggregate = selectors.load_aggregate(match)  # one fold (cached) for the view, the log and the ranked panel
     view = selectors.match_view(match, user, aggregate=aggregate)
     players = players_of(view)
-    events = list(selectors.visible_events(match, user, aggregate=aggregate))
+    # Only the newest events (a few more than shown: a describer takes the mover from the lines before).
+    events = list(selectors.visible_events(match, user, aggregate=aggregate, last=EVENT_LOG_LIMIT + LOG_CONTEXT))
     log = event_log(events, players, view["game"])[-EVENT_LOG_LIMIT:]
     log.reverse()
     to_move = [p for p in players if p.to_move]

@@ -166,7 +166,7 @@ def match_view_at(match: Match, user: Any, seq: int) -> dict[str, Any]:
 
 
 def visible_events(
-    match: Match, user: Any, after: int = 0, *, aggregate: MatchAggregate | None = None
+    match: Match, user: Any, after: int = 0, *, aggregate: MatchAggregate | None = None, last: int | None = None
 ) -> list[dict[str, Any]]:
     """The events after ``after`` that ``user`` may see, oldest first.
 
@@ -175,18 +175,32 @@ def visible_events(
     A game with hidden information needs the aggregate (its per-viewer
     redactions are decided during the fold), loaded here if not given; the
     events are then read from ``after`` on only, never replayed again.
+    ``last``: only the newest ``last`` of them (a live log: O(last) however
+    long the match).
     """
     viewer = seat_of(match, user)
     redacts = projection.has_redaction(match.game_id, match.players, match.options)
     if redacts and aggregate is None:
         aggregate = load_aggregate(match)
-    rows = load_rows(match.pk, after=after)
-    if aggregate is not None:
-        rows = [row for row in rows if row.seq <= aggregate.seq]
-    return projection.project_events(
-        match.game_id, match.players, match.options, rows, viewer, after=after,
-        redaction=aggregate.shown if redacts and aggregate is not None else None,
-    )
+    until = aggregate.seq if aggregate is not None else None
+
+    def project(rows: list[Any]) -> list[dict[str, Any]]:
+        return projection.project_events(
+            match.game_id, match.players, match.options, rows, viewer, after=after,
+            redaction=aggregate.shown if redacts and aggregate is not None else None,
+        )
+
+    if last is None:
+        return project(load_rows(match.pk, after=after, until=until))
+    if last <= 0:
+        return []
+    fetch = last if not redacts else 2 * last  # some hidden events are not listed at all for this viewer
+    while True:
+        rows = load_rows(match.pk, after=after, until=until, last=fetch)
+        shown = project(rows)
+        if len(shown) >= last or len(rows) < fetch:
+            return shown[-last:]
+        fetch *= 2
 
 
 def record(match: Match, user: Any) -> dict[str, Any]:

@@ -130,8 +130,14 @@ class EventRow(NamedTuple):
     timestamp: datetime
 
 
-def load_rows(match_id: int, *, after: int = 0) -> list[Event]:
-    return list(Event.objects.filter(match_id=match_id, seq__gt=after).order_by("seq"))
+def load_rows(match_id: int, *, after: int = 0, until: int | None = None, last: int | None = None) -> list[Event]:
+    """The event rows after ``after`` (up to ``until``), oldest first; ``last``: only the newest ``last`` of them."""
+    rows = Event.objects.filter(match_id=match_id, seq__gt=after)
+    if until is not None:
+        rows = rows.filter(seq__lte=until)
+    if last is not None:
+        return list(reversed(rows.order_by("-seq")[:last]))
+    return list(rows.order_by("seq"))
 
 
 def load_fold_rows(match_id: int, *, until: int | None = None, after: int = 0) -> list[EventRow]:

@@ -280,3 +280,43 @@ def test_no_snapshot_is_stored_before_commit(backend, alice, bob):
         assert len(snapshots.cache) == 0
     assert len(snapshots.cache) == 1
     connections.close_all()
+
+
+def test_redactions_from_the_fold_equal_the_projection_replay_for_every_viewer(backend, alice, bob, carol):
+    from games import projection
+
+    match = long_match(alice, bob, 150, random.Random(11))
+    snapshots.cache.clear()
+    selectors.load_aggregate(match)  # cached at 150+ ...
+    match = advance(match, match.seq + 30, random.Random(12))  # ... and extended by the next events
+    rows = store.load_rows(match.pk)
+    redacted = 0
+    for user, viewer in ((alice, 0), (bob, 1), (carol, None)):
+        replayed = projection.project_events(match.game_id, match.players, match.options, rows, viewer)
+        assert selectors.visible_events(match, user) == replayed
+        assert selectors.visible_events(match, user, after=100) == [e for e in replayed if e["seq"] > 100]
+        assert selectors.visible_events(match, user, last=25) == replayed[-25:]
+        assert selectors.visible_events(match, user, after=170, last=500) == [e for e in replayed if e["seq"] > 170]
+        redacted += sum(1 for e in replayed if e.get("redacted"))
+    assert redacted > 0  # the match did hide something from someone
+
+
+def test_the_live_log_reads_only_the_newest_events_and_says_the_same(backend, alice, bob):
+    from frontend import live
+
+    match = services.create_match(user=alice, game_id="mountain-goats", seats=[{"human": True}, {"human": True}],
+                                  options={})
+    match = services.join_match(match_id=match.pk, user=bob)
+    rng = random.Random(5)
+    while match.seq < 90 and match.status == Match.Status.ACTIVE:
+        seat, action = random_move(match, rng)
+        services.submit_action(match_id=match.pk, user=(alice, bob)[seat], action=action, expected_seq=match.seq)
+        match = selectors.get_match(match.pk)
+    assert match.seq >= 60
+    context = live.match_context(match, alice)
+    view = selectors.match_view(match, alice)
+    players = live.players_of(view)
+    full = live.event_log(selectors.visible_events(match, alice), players, "mountain-goats")[-live.EVENT_LOG_LIMIT:]
+    full.reverse()
+    assert context["log"] == full
+    assert context["ranked"]["match"] == match.pk and context["ranked"]["clock"] is None
