@@ -44,7 +44,7 @@ from engine.fair import chance_rng
 
 from .errors import BadRequest, Conflict, Forbidden
 from .ranking.clocks import ClockFold
-from .store import GENESIS_HASH, PendingEvent
+from .store import GENESIS_HASH, PendingEvent, canonical_json
 
 ENGINE_TYPES = ("chance", "action")
 SYSTEM = "system"
@@ -88,6 +88,9 @@ def forfeit_result(state: State, forfeits: list[int]) -> dict[str, Any]:
 
 
 VIEWERS_SPECTATOR = None
+# Redacted entries by their canonical JSON, shared by every aggregate of the process (read-only once made).
+_SEALED: dict[str, Any] = {}
+_SEALED_MAX = 20_000
 
 
 class MatchAggregate:
@@ -209,7 +212,10 @@ class MatchAggregate:
         for viewer in (VIEWERS_SPECTATOR, *range(self.players)):
             entry = redact(payload, viewer)
             if entry is not payload and entry != payload:
-                shown[viewer] = entry
+                # Equal entries share one object (the same sealed entry for every other viewer, and the
+                # many alike in a long match): a cached Mountainhome aggregate stays small.
+                text = canonical_json(entry)
+                shown[viewer] = _SEALED.setdefault(text, entry) if len(_SEALED) < _SEALED_MAX else entry
         if shown:
             self.redactions[seq] = shown
 
