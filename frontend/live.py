@@ -132,8 +132,11 @@ def result_lines(view: dict[str, Any], players: list[Player]) -> dict[str, Any] 
     return {"rows": rows, "headline": headline, "summary": summary, "you_won": view.get("my_seat") in winners}
 
 
-def match_context(match: Match, user: Any, *, error: str | None = None, oob: bool = False) -> dict[str, Any]:
-    aggregate = selectors.load_aggregate(match)  # one fold (cached) for the view, the log and the ranked panel
+def match_context(
+    match: Match, user: Any, *, error: str | None = None, oob: bool = False, aggregate: Any = None
+) -> dict[str, Any]:
+    if aggregate is None:
+        aggregate = selectors.load_aggregate(match)
     view = selectors.match_view(match, user, aggregate=aggregate)
     players = players_of(view)
     # Only the newest events (a few more than shown: a describer takes the mover from the lines before).
