@@ -195,6 +195,8 @@ from games.ranking.schedule import BEAT_SCHEDULE as _RANKING_BEAT  # noqa: E402
 CELERY_BEAT_SCHEDULE.update(_RANKING_BEAT)
 # The bot that plays a forfeited seat of a 3-4 player match for the rest of it.
 CAIRN_REPLACEMENT_BOT = os.environ.get("REPLACEMENT_BOT", "easy")
+# Match aggregates each process keeps (games/snapshots.py, an LRU; 0 turns the cache off).
+CAIRN_SNAPSHOT_MATCHES = env_int("SNAPSHOT_MATCHES", 2000)
 
 # ---------------------------------------------------------------- auth, i18n, static
 

@@ -20,6 +20,7 @@ from . import presenters
 from .presenters import Player
 
 EVENT_LOG_LIMIT = 40
+LOG_CONTEXT = 8  # events read before the shown ones, so the first shown line knows who moved
 REPLAY_LOG_WINDOW = 60  # events listed on each side of the current one in a replay
 
 
@@ -131,10 +132,15 @@ def result_lines(view: dict[str, Any], players: list[Player]) -> dict[str, Any] 
     return {"rows": rows, "headline": headline, "summary": summary, "you_won": view.get("my_seat") in winners}
 
 
-def match_context(match: Match, user: Any, *, error: str | None = None, oob: bool = False) -> dict[str, Any]:
-    view = selectors.match_view(match, user)
+def match_context(
+    match: Match, user: Any, *, error: str | None = None, oob: bool = False, aggregate: Any = None
+) -> dict[str, Any]:
+    if aggregate is None:
+        aggregate = selectors.load_aggregate(match)
+    view = selectors.match_view(match, user, aggregate=aggregate)
     players = players_of(view)
-    events = list(selectors.visible_events(match, user))
+    # Only the newest events (a few more than shown: a describer takes the mover from the lines before).
+    events = list(selectors.visible_events(match, user, aggregate=aggregate, last=EVENT_LOG_LIMIT + LOG_CONTEXT))
     log = event_log(events, players, view["game"])[-EVENT_LOG_LIMIT:]
     log.reverse()
     to_move = [p for p in players if p.to_move]
@@ -159,7 +165,19 @@ def match_context(match: Match, user: Any, *, error: str | None = None, oob: boo
         "viewer_is_authenticated": bool(getattr(user, "is_authenticated", False)),
         "error": error,
         "oob": oob,
+        "ranked": _ranked(match, aggregate),
     }
+
+
+def _ranked(match: Match, aggregate: Any) -> dict[str, Any] | None:
+    """The ranked panel's data (clocks, ratings, forfeits) from the same aggregate; the tag only formats it."""
+    from games.errors import DomainError
+    from games.ranking.services import ranked_view
+
+    try:
+        return ranked_view(match, aggregate=aggregate)
+    except DomainError:
+        return None
 
 
 def render_match_fragment(match: Match, user: Any, *, error: str | None = None, oob: bool = False, request=None) -> str:

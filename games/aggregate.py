@@ -5,6 +5,22 @@ the aggregate (:meth:`MatchAggregate.replay`), call a command, and save the
 pending events it returns with the ``seq`` they were decided against
 (load -> command -> save).
 
+It is the only fold of a match's log (issue 12): besides the engine state it
+carries everything derived from the events that a request needs, so nothing
+else replays them:
+
+* the clocks (:class:`games.ranking.clocks.ClockFold`, fed each event's
+  timestamp; the events a command decides are fed once they are stored and
+  have a timestamp, see :meth:`MatchAggregate.stamp`);
+* forfeits, replaced seats, who has moved, the ending and the result;
+* for games with hidden information, how each viewer may see each engine
+  event (``redactions``), decided on the state just before the event as
+  :func:`games.projection.project_events` does.
+
+A process keeps recently used aggregates in :mod:`games.snapshots` and
+extends them with the events after their ``seq``; :meth:`clone` makes the
+independent copies that cache hands out.
+
 Engine events (types ``chance`` and ``action``) carry exactly a
 ``cairn-record/1`` entry as payload, so the engine state is the replay of
 those payloads and a match's record is their list.
@@ -27,7 +43,8 @@ from engine import (
 from engine.fair import chance_rng
 
 from .errors import BadRequest, Conflict, Forbidden
-from .store import GENESIS_HASH, PendingEvent
+from .ranking.clocks import ClockFold
+from .store import GENESIS_HASH, PendingEvent, canonical_json
 
 ENGINE_TYPES = ("chance", "action")
 SYSTEM = "system"
@@ -70,10 +87,17 @@ def forfeit_result(state: State, forfeits: list[int]) -> dict[str, Any]:
 # ---------------------------------------------------------------------- end ranked play
 
 
+VIEWERS_SPECTATOR = None
+# Redacted entries by their canonical JSON, shared by every aggregate of the process (read-only once made).
+_SEALED: dict[str, Any] = {}
+_SEALED_MAX = 20_000
+
+
 class MatchAggregate:
     __slots__ = ("match_id", "game", "players", "options", "state", "seq", "last_hash",
                  "started", "finished", "result", "pending", "engine_events",
-                 "rated", "time_control", "moved", "forfeits", "replaced", "ending")
+                 "rated", "time_control", "moved", "forfeits", "replaced", "ending",
+                 "clock", "unstamped", "redacts", "redactions")
 
     def __init__(self, match_id: int, game_id: str, players: int, options: Mapping[str, Any]) -> None:
         self.match_id = match_id
@@ -95,22 +119,65 @@ class MatchAggregate:
         self.forfeits: list[int] = []
         self.replaced: dict[int, str] = {}
         self.ending = ""
+        # the clocks of a timed match (from its created event), fed each event's timestamp
+        self.clock: ClockFold | None = None
+        # events folded by a command, not yet stored: (type, payload, to_move_after) until stamped
+        self.unstamped: list[tuple[str, Any, tuple[int, ...]]] = []
+        # hidden information: {seq: {viewer: the entry as that viewer sees it}}, only where it differs
+        self.redacts = callable(getattr(type(self.state), "redact_event", None))
+        self.redactions: dict[int, dict[int | None, Any]] = {}
 
     # ------------------------------------------------------------------ fold
 
     @classmethod
     def replay(cls, match_id: int, game_id: str, players: int, options: Mapping[str, Any],
                events: Iterable[Any]) -> "MatchAggregate":
-        """Rebuild from stored events (objects with seq, type, payload, hash)."""
+        """Rebuild from stored events (objects with seq, type, payload, hash, timestamp)."""
         aggregate = cls(match_id, game_id, players, options)
-        for event in events:
-            aggregate._fold(event.type, event.payload)
-            aggregate.seq = event.seq
-            aggregate.last_hash = event.hash
+        aggregate.extend(events)
         return aggregate
 
-    def _fold(self, type_: str, payload: dict[str, Any]) -> None:
+    def extend(self, events: Iterable[Any]) -> None:
+        """Fold stored events that follow this aggregate's ``seq`` (the rest of the log, or a snapshot's tail)."""
+        for event in events:
+            if event.seq != self.seq + 1:
+                raise ValueError(f"match {self.match_id}: event {event.seq} does not follow seq {self.seq}")
+            self._fold(event.type, event.payload, event.seq, event.timestamp)
+            self.seq = event.seq
+            self.last_hash = event.hash
+
+    def clone(self) -> "MatchAggregate":
+        """An independent copy: commands on it never change this one (the snapshot cache's checkout)."""
+        if self.pending or self.unstamped:
+            raise ValueError("an aggregate with unsaved events is not cloned")
+        other = MatchAggregate.__new__(MatchAggregate)
+        for name in self.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.state = self.state.clone()
+        other.pending = []
+        other.unstamped = []
+        other.moved = set(self.moved)
+        other.forfeits = list(self.forfeits)
+        other.replaced = dict(self.replaced)
+        other.clock = self.clock.clone() if self.clock is not None else None
+        other.redactions = dict(self.redactions)  # the per-event maps are never changed once made
+        return other
+
+    def stamp(self, timestamps: Iterable[Any]) -> None:
+        """Feed the clock the stored times of the events the last command decided (in order)."""
+        timestamps = list(timestamps)
+        if len(timestamps) != len(self.unstamped):
+            raise ValueError(f"{len(timestamps)} timestamps for {len(self.unstamped)} unsaved events")
+        if self.clock is not None:
+            for (type_, payload, to_move_after), timestamp in zip(self.unstamped, timestamps):
+                self.clock.feed(type_, payload, timestamp, to_move_after)
+        self.unstamped = []
+
+    def _fold(self, type_: str, payload: dict[str, Any], seq: int, timestamp: Any = None) -> None:
+        """Fold one event.  ``timestamp`` None: decided by a command, the clock waits for :meth:`stamp`."""
         if type_ in ENGINE_TYPES:
+            if self.redacts:
+                self._redact(payload, seq)
             self.state.apply_event(payload)  # the checked path: a replay re-validates every event
             self.engine_events += 1
             if type_ == "action":
@@ -124,13 +191,41 @@ class MatchAggregate:
         elif type_ == "created":
             self.rated = bool(payload.get("rated", False))
             self.time_control = payload.get("time_control")
+            if self.time_control:
+                self.clock = ClockFold(self.time_control, self.players)
         elif type_ in ("resigned", "timed_out"):
             self.forfeits.append(payload["seat"])
         elif type_ == "seat_replaced":
             self.replaced[payload["seat"]] = payload["bot"]
+        if self.clock is not None or timestamp is None:
+            state = self.state
+            to_move_after = () if state.is_terminal() else tuple(state.to_move())
+            if timestamp is None:
+                self.unstamped.append((type_, payload, to_move_after))
+            elif self.clock is not None:
+                self.clock.feed(type_, payload, timestamp, to_move_after)
+
+    def _redact(self, payload: dict[str, Any], seq: int) -> None:
+        """How each viewer (every seat, and ``None``, a spectator) may see this entry, where it differs."""
+        redact = self.state.redact_event  # type: ignore[attr-defined]
+        shown: dict[int | None, Any] = {}
+        for viewer in (VIEWERS_SPECTATOR, *range(self.players)):
+            entry = redact(payload, viewer)
+            if entry is not payload and entry != payload:
+                # Equal entries share one object (the same sealed entry for every other viewer, and the
+                # many alike in a long match): a cached Mountainhome aggregate stays small.
+                text = canonical_json(entry)
+                shown[viewer] = _SEALED.setdefault(text, entry) if len(_SEALED) < _SEALED_MAX else entry
+        if shown:
+            self.redactions[seq] = shown
+
+    def shown(self, seq: int, payload: Any, viewer: int | None) -> Any:
+        """The engine entry ``seq`` (``payload``) as ``viewer`` may see it."""
+        found = self.redactions.get(seq)
+        return payload if found is None else found.get(viewer, payload)
 
     def _record(self, type_: str, payload: dict[str, Any], actor: str) -> None:
-        self._fold(type_, payload)
+        self._fold(type_, payload, self.seq + 1)
         self.seq += 1
         self.pending.append(PendingEvent(self.seq, type_, payload, actor))
 

@@ -17,7 +17,7 @@ any event but the final one.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from engine import State, get_game
 
@@ -66,22 +66,29 @@ def _public(event: Any, payload: Any) -> dict[str, Any]:
 
 
 def project_events(
-    game_id: str, players: int, options: dict[str, Any], events: Iterable[Any], viewer: int | None, *, after: int = 0
+    game_id: str, players: int, options: dict[str, Any], events: Iterable[Any], viewer: int | None, *, after: int = 0,
+    redaction: Callable[[int, Any, int | None], Any] | None = None,
 ) -> list[dict[str, Any]]:
     """The events with ``seq > after`` as ``viewer`` may see them.
 
-    ``events`` must start at seq 1 when the game redacts (the replay needs
-    every earlier event); otherwise any suffix will do.
+    When the game redacts, ``events`` must start at seq 1 (the replay needs
+    every earlier event) unless ``redaction(seq, payload, viewer)`` gives each
+    engine entry's redaction already: the match aggregate's
+    (:meth:`games.aggregate.MatchAggregate.shown`, decided the same way during
+    its fold), and then any suffix will do.  Otherwise any suffix will do.
     """
     if not has_redaction(game_id, players, options):
         return [_public(event, event.payload) for event in events if event.seq > after]
-    state = get_game(game_id).new_initial_state(players, options)
+    state = get_game(game_id).new_initial_state(players, options) if redaction is None else None
     visible = []
     for event in events:
         payload = event.payload
         if event.type in ENGINE_TYPES:
-            shown = state.redact_event(payload, viewer)  # type: ignore[attr-defined]
-            state.apply_event(payload)
+            if state is None:  # decided by the aggregate's fold: no second replay
+                shown = redaction(event.seq, payload, viewer)  # type: ignore[misc]
+            else:
+                shown = state.redact_event(payload, viewer)  # type: ignore[attr-defined]
+                state.apply_event(payload)
             if "player" not in shown and "chance" not in shown:
                 continue  # a declined hidden window (Mountainhome §10.5): others see nothing at all
         else:

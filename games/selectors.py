@@ -13,7 +13,7 @@ from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 from engine import State, get_game
 from engine.record import make_record
 
-from . import projection
+from . import projection, snapshots
 from .aggregate import MatchAggregate
 from .errors import NotFound
 from .models import Event, Match, Seat
@@ -64,9 +64,18 @@ def load_events(match: Match) -> list[Event]:
 
 
 def load_aggregate(match: Match, events: list[Any] | None = None) -> MatchAggregate:
-    """The match rebuilt from its events: the only source of its state."""
-    rows = load_fold_rows(match.pk) if events is None else events
-    return MatchAggregate.replay(match.pk, match.game_id, match.players, match.options, rows)
+    """The match as the fold of its events: the only source of its state, clocks and endings.
+
+    Without ``events``: the fold of every stored event, from this process's
+    snapshot cache (:mod:`games.snapshots`: checked against the stored last
+    hash and extended by the events after it) or replayed from the first
+    event.  With ``events`` (rows with seq, type, payload, hash, timestamp):
+    their fold alone, never cached (a replay step).  The caller owns the
+    returned aggregate.
+    """
+    if events is None:
+        return snapshots.load(match)
+    return MatchAggregate.replay(match.pk, match.game_id, match.players, match.options, events)
 
 
 def load_state(match: Match) -> State:
@@ -156,12 +165,42 @@ def match_view_at(match: Match, user: Any, seq: int) -> dict[str, Any]:
     return view
 
 
-def visible_events(match: Match, user: Any, after: int = 0) -> list[dict[str, Any]]:
-    """The events after ``after`` that ``user`` may see, oldest first."""
+def visible_events(
+    match: Match, user: Any, after: int = 0, *, aggregate: MatchAggregate | None = None, last: int | None = None
+) -> list[dict[str, Any]]:
+    """The events after ``after`` that ``user`` may see, oldest first.
+
+    With ``aggregate`` (the caller's, e.g. the one its view was built from):
+    only the events up to its ``seq``, so the listing agrees with that view.
+    A game with hidden information needs the aggregate (its per-viewer
+    redactions are decided during the fold), loaded here if not given; the
+    events are then read from ``after`` on only, never replayed again.
+    ``last``: only the newest ``last`` of them (a live log: O(last) however
+    long the match).
+    """
     viewer = seat_of(match, user)
     redacts = projection.has_redaction(match.game_id, match.players, match.options)
-    rows = load_rows(match.pk, after=0 if redacts else after)
-    return projection.project_events(match.game_id, match.players, match.options, rows, viewer, after=after)
+    if redacts and aggregate is None:
+        aggregate = load_aggregate(match)
+    until = aggregate.seq if aggregate is not None else None
+
+    def project(rows: list[Any]) -> list[dict[str, Any]]:
+        return projection.project_events(
+            match.game_id, match.players, match.options, rows, viewer, after=after,
+            redaction=aggregate.shown if redacts and aggregate is not None else None,
+        )
+
+    if last is None:
+        return project(load_rows(match.pk, after=after, until=until))
+    if last <= 0:
+        return []
+    fetch = last if not redacts else 2 * last  # some hidden events are not listed at all for this viewer
+    while True:
+        rows = load_rows(match.pk, after=after, until=until, last=fetch)
+        shown = project(rows)
+        if len(shown) >= last or len(rows) < fetch:
+            return shown[-last:]
+        fetch *= 2
 
 
 def record(match: Match, user: Any) -> dict[str, Any]:

@@ -1,11 +1,13 @@
 """Writes: create, join, act, bot turns.  Every service owns its transaction.
 
 Each command follows load -> decide -> save: the match's events are loaded
-and folded into a :class:`~games.aggregate.MatchAggregate`, the aggregate
-decides the new events, and :func:`games.store.append` stores them against
-the ``seq`` they were decided on.  The unique ``(match, seq)`` constraint turns
-a race into :class:`~games.errors.Conflict`; nothing is held in memory between
-requests, so any number of processes can serve the same match.
+and folded into a :class:`~games.aggregate.MatchAggregate` (from this
+process's snapshot cache, extended by the events after it: only new events
+are folded), the aggregate decides the new events, and
+:func:`games.store.append` stores them against the ``seq`` they were decided
+on.  The unique ``(match, seq)`` constraint turns a race into
+:class:`~games.errors.Conflict`; the cache is checked against the stored
+events at every load, so any number of processes can serve the same match.
 
 Side effects (websocket notification, bot tasks) run only after commit.
 """
@@ -27,7 +29,7 @@ import ai
 from engine import OptionError, get_game
 from engine.fair import commitment as seed_commitment
 
-from . import db, notify, projection, selectors, store
+from . import db, notify, projection, selectors, snapshots, store
 from .aggregate import MatchAggregate
 from .errors import BadRequest, Conflict, Forbidden, NotFound
 from .models import Match, Seat
@@ -67,6 +69,7 @@ def _save(match: Match, aggregate: MatchAggregate, seats: list[Seat], *, expecte
     """Append the aggregate's pending events and refresh the match's derived columns."""
     rows = store.append(match, aggregate.pending, expected_seq=expected_seq, prev_hash=prev_hash)
     aggregate.last_hash = rows[-1].hash if rows else prev_hash
+    aggregate.stamp(row.timestamp for row in rows)  # the clocks run on the stored times
     state = aggregate.state
     live = aggregate.started and not aggregate.finished
     bots = {seat.index for seat in seats if seat.is_bot}
@@ -93,6 +96,7 @@ def _save(match: Match, aggregate: MatchAggregate, seats: list[Seat], *, expecte
     aggregate.pending = []
     for hook in AFTER_SAVE_HOOKS:  # ranked play: ratings, clocks (same transaction)
         hook(match, aggregate, seats, rows)
+    snapshots.remember(match, aggregate)  # this process's next load of the match starts here (after commit)
     notify.on_commit(match.pk, match.seq)
     if bot_to_move:
         _queue_bot_turn_on_commit(match.pk, match.seq)

@@ -127,18 +127,30 @@ class EventRow(NamedTuple):
     type: str
     payload: Any
     hash: str
+    timestamp: datetime
 
 
-def load_rows(match_id: int, *, after: int = 0) -> list[Event]:
-    return list(Event.objects.filter(match_id=match_id, seq__gt=after).order_by("seq"))
-
-
-def load_fold_rows(match_id: int, *, until: int | None = None) -> list[EventRow]:
-    """Only what a fold needs (no model instances): the fast path of every command.
-
-    ``until``: only the events up to that seq (a replay step).
-    """
-    rows = Event.objects.filter(match_id=match_id)
+def load_rows(match_id: int, *, after: int = 0, until: int | None = None, last: int | None = None) -> list[Event]:
+    """The event rows after ``after`` (up to ``until``), oldest first; ``last``: only the newest ``last`` of them."""
+    rows = Event.objects.filter(match_id=match_id, seq__gt=after)
     if until is not None:
         rows = rows.filter(seq__lte=until)
-    return [EventRow(*row) for row in rows.order_by("seq").values_list("seq", "type", "payload", "hash")]
+    if last is not None:
+        return list(reversed(rows.order_by("-seq")[:last]))
+    return list(rows.order_by("seq"))
+
+
+def load_fold_rows(match_id: int, *, until: int | None = None, after: int = 0) -> list[EventRow]:
+    """Only what a fold needs (no model instances): the fast path of every command.
+
+    ``until``: only the events up to that seq (a replay step); ``after``: only
+    those after that seq (the tail that extends a cached aggregate).
+    """
+    rows = Event.objects.filter(match_id=match_id)
+    if after:
+        rows = rows.filter(seq__gt=after)
+    if until is not None:
+        rows = rows.filter(seq__lte=until)
+    return [
+        EventRow(*row) for row in rows.order_by("seq").values_list("seq", "type", "payload", "hash", "timestamp")
+    ]

@@ -3,7 +3,11 @@
 They are the only hooks into the teammates' templates: ``lobby.html`` and
 ``match_live.html`` each include one partial that calls a tag here.  The match
 panel is rendered for one viewer from the match view that template already
-has (``match.id``, ``match.my_seat``), so websocket pushes get it too.
+has (``match.id``, ``match.my_seat``), so websocket pushes get it too.  It only
+formats: the ranked view (clocks, forfeits, ratings) comes in the template
+context as ``ranked``, built by the code that already holds the match
+aggregate (``frontend.live.match_context``); a context without it gets one built
+from the cached aggregate.
 """
 
 from __future__ import annotations
@@ -65,11 +69,15 @@ def ranking_lobby(context: template.Context) -> dict[str, Any]:
 
 @register.inclusion_tag("frontend/ranking/match_panel.html", takes_context=True)
 def ranking_match_panel(context: template.Context, view: dict[str, Any]) -> dict[str, Any]:
-    try:
-        match = Match.objects.get(pk=view["id"])
-        ranked = ranked_services.ranked_view(match)
-    except (Match.DoesNotExist, DomainError):
-        return {"ranked": None}
+    ranked = context.get("ranked")
+    if not ranked or ranked.get("match") != view["id"]:
+        # A page that did not pass its ranked view (frontend.live.match_context does): build it here,
+        # from the cached aggregate (games.snapshots), so still nothing is replayed for the panel.
+        try:
+            match = Match.objects.get(pk=view["id"])
+            ranked = ranked_services.ranked_view(match)
+        except (Match.DoesNotExist, DomainError):
+            return {"ranked": None}
     my_seat = view.get("my_seat")
     seats = []
     clock_seats = {s["seat"]: s for s in (ranked["clock"] or {}).get("seats", [])}

@@ -7,7 +7,9 @@ A time control is
 * ``{"kind": "correspondence", "days": D}``: ``D`` days for every move
   (``"3d"``); the allowance resets at each turn.
 
-:class:`ClockFold` folds a match's events in ``seq`` order.  A seat's clock runs
+:class:`ClockFold` folds a match's events in ``seq`` order; the match aggregate
+(:mod:`games.aggregate`) feeds it as part of its one fold of the log, so the
+clocks come with every loaded (or cached) aggregate as ``aggregate.clock``.  A seat's clock runs
 from the time of the event after which it is to move until the time of its
 own action event; chance events are appended in the same transaction as the
 action that caused them and share its timestamp, so they cost nobody time.
@@ -24,9 +26,6 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Iterable
 
-from engine import get_game
-
-from ..aggregate import ENGINE_TYPES
 from ..errors import BadRequest
 
 REALTIME = "realtime"
@@ -120,6 +119,12 @@ class ClockFold:
         base = float(self.time_control.get("base", 0)) if self.realtime else 0.0
         self.bank = [base] * self.players
 
+    def clone(self) -> "ClockFold":
+        other = ClockFold(self.time_control, self.players, [], dict(self.running), set(self.no_clock),
+                          self.started, self.finished)
+        other.bank = list(self.bank)
+        return other
+
     @property
     def realtime(self) -> bool:
         return self.time_control["kind"] == REALTIME
@@ -182,19 +187,6 @@ class ClockFold:
         if self.realtime:
             return max(0.0, self.bank[seat])
         return float(self.time_control["days"] * 86400)
-
-
-def replay(match: Any, rows: Iterable[Any]) -> ClockFold | None:
-    """The clocks of ``match`` after ``rows`` (event rows with type, payload, timestamp), or None if untimed."""
-    if not match.time_control:
-        return None
-    state = get_game(match.game_id).new_initial_state(match.players, match.options)
-    fold = ClockFold(match.time_control, match.players)
-    for row in rows:
-        if row.type in ENGINE_TYPES:
-            state.apply_event(row.payload)
-        fold.feed(row.type, row.payload, row.timestamp, state.to_move() if not state.is_terminal() else ())
-    return fold
 
 
 def clock_view(match: Any, fold: ClockFold | None, now: datetime) -> dict[str, Any] | None:

@@ -3,7 +3,7 @@
 Registered in :class:`games.services.AFTER_SAVE_HOOKS` by the app config:
 
 * a rated match's final event -> its rating events and the ladder (ratings.py);
-* a timed match -> its next clock deadline (clocks.py), kept on
+* a timed match -> its next clock deadline (the aggregate's clock, clocks.py), kept on
   :class:`MatchClock` for the sweep, and a timeout check scheduled for it.
 """
 
@@ -16,8 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from .. import db
-from ..store import load_rows
-from . import clocks, ratings
+from . import ratings
 from .models import MatchClock
 
 logger = logging.getLogger(__name__)
@@ -40,7 +39,7 @@ def after_save(match: Any, aggregate: Any, seats: list[Any], rows: list[Any]) ->
 def _update_clock(match: Any, aggregate: Any) -> None:
     deadline = seat = None
     if aggregate.started and not aggregate.finished:
-        fold = clocks.replay(match, load_rows(match.pk))
+        fold = aggregate.clock  # folded with the match: no replay here
         nxt = fold.next_deadline() if fold else None
         if nxt:
             deadline, seat = nxt

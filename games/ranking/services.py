@@ -1,7 +1,7 @@
 """Ranked-play services: the server's timeout check, and the ranked view of a match.
 
-:func:`check_timeout` is what the scheduled Celery task runs: it rebuilds the
-clocks from the event times and, if the seat to move is out of time, appends
+:func:`check_timeout` is what the scheduled Celery task runs: it reads the
+clocks off the match aggregate (folded from the event times) and, if the seat to move is out of time, appends
 the ending through the match service (:func:`games.services.command`):
 
 * before every seat has moved once: ``aborted`` (no result, no rating change);
@@ -20,11 +20,11 @@ from typing import Any
 from django.conf import settings
 from django.utils import timezone
 
+from .. import selectors as match_selectors
 from .. import services as match_services
-from ..aggregate import SYSTEM
+from ..aggregate import SYSTEM, MatchAggregate
 from ..errors import Conflict, NotFound
 from ..models import Match, Seat
-from ..store import load_rows
 from . import clocks, ratings
 from .models import MatchClock, Rating
 
@@ -37,7 +37,7 @@ def check_timeout(match_id: int, *, seq: int | None = None, now: datetime | None
         if not match.time_control or not aggregate.started or aggregate.finished:
             outcome["value"] = "stale"
             return
-        fold = clocks.replay(match, load_rows(match.pk))
+        fold = aggregate.clock
         seat = fold.flagged(now or timezone.now()) if fold else None
         if seat is None:
             return
@@ -94,34 +94,38 @@ def seat_ratings(match: Match, seats: list[Seat]) -> list[dict[str, Any]]:
     return shown
 
 
-def ranked_view(match: Match, *, now: datetime | None = None) -> dict[str, Any]:
-    """Rated/casual, time control, live clocks, seat ratings and rating changes of one match."""
+def ranked_view(
+    match: Match, *, now: datetime | None = None, aggregate: MatchAggregate | None = None
+) -> dict[str, Any]:
+    """Rated/casual, time control, live clocks, seat ratings and rating changes of one match.
+
+    Clocks, forfeits and who may abort come from the match aggregate (pass the
+    caller's, e.g. the one its match view was built from; else it is loaded,
+    from the snapshot cache): nothing here replays the events.
+    """
     from .models import RatingChange
 
     now = now or timezone.now()
     seats = list(Seat.objects.select_related("user").filter(match=match).order_by("index"))
     if not seats:
         raise NotFound(f"no match {match.pk}", code="match_not_found")
-    rows = load_rows(match.pk)
-    fold = clocks.replay(match, rows) if match.time_control else None
+    if aggregate is None:
+        aggregate = match_selectors.load_aggregate(match)
+    fold = aggregate.clock
     changes = [
         {"seat": c.seat, "user": c.user.username, "before": round(c.rating_before, 2),
          "after": round(c.rating_after, 2), "delta": round(c.rating_after - c.rating_before, 2),
          "deviation": round(c.deviation_after, 2), "system": c.system}
         for c in RatingChange.objects.select_related("user").filter(match=match).order_by("seat")
     ]
-    # Read off the events directly (no second engine replay): who has moved, who forfeited.
-    moved = {row.payload["player"] for row in rows if row.type == "action"}
-    forfeits = [row.payload["seat"] for row in rows if row.type in ("resigned", "timed_out")]
-    abortable = match.status == Match.Status.ACTIVE and len(moved) < match.players
     return {
         "match": match.pk,
         "rated": match.rated,
-        "ending": match.ending or None,
+        "ending": aggregate.ending or None,
         "time_control": match.time_control,
         "clock": clocks.clock_view(match, fold, now),
         "seats": seat_ratings(match, seats),
         "rating_changes": changes,
-        "abortable": abortable,
-        "forfeits": forfeits,
+        "abortable": aggregate.started and aggregate.abortable,
+        "forfeits": list(aggregate.forfeits),
     }

@@ -1,0 +1,322 @@
+"""One fold per move, and a snapshot cache that can never serve a stale view (issue 12).
+
+These tests commit for real (``transaction=True``): the snapshot cache stores
+an aggregate only after its transaction commits, so inside the usual
+rolled-back test transaction it would stay empty.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from django.db import connections, transaction
+
+from engine.core import State
+from games import selectors, services, snapshots, store
+from games.aggregate import ENGINE_TYPES, MatchAggregate
+from games.errors import Conflict
+from games.models import Event, Match
+from games.verify import verify_match
+
+pytestmark = pytest.mark.django_db(databases="__all__", transaction=True)
+
+MH = "mountainhome"
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    snapshots.cache.clear()
+    yield
+    snapshots.cache.clear()
+
+
+@pytest.fixture
+def folds(monkeypatch):  # noqa: ANN001, ANN201
+    """Counts every engine event applied anywhere (aggregate folds, projection or clock replays, verify)."""
+    counter = {"n": 0}
+    original = State.apply_event
+
+    def counting(self, event):  # noqa: ANN001, ANN202
+        counter["n"] += 1
+        return original(self, event)
+
+    monkeypatch.setattr(State, "apply_event", counting)
+    return counter
+
+
+def ranked_match(alice: Any, bob: Any, game_id: str = MH) -> Match:
+    match = services.create_match(
+        user=alice, game_id=game_id, seats=[{"human": True}, {"human": True}], options={},
+        rated=True, time_control="5+10",
+    )
+    services.join_match(match_id=match.pk, user=bob)
+    return selectors.get_match(match.pk)
+
+
+class EndedEarly(Exception):
+    pass
+
+
+def long_match(alice: Any, bob: Any, events: int, rng: random.Random) -> Match:
+    """A timed ranked Mountainhome match at ``events`` events or more (its dice come from a fresh secret seed)."""
+    for _ in range(20):
+        try:
+            return advance(ranked_match(alice, bob), events, rng)
+        except EndedEarly:
+            continue
+    raise AssertionError(f"no random match lasted {events} events")
+
+
+def advance(match: Match, events: int, rng: random.Random) -> Match:
+    """Random legal moves, saved in one transaction through the services' save path, until ``events`` events."""
+    with store.appending(match.pk):
+        match, seats = selectors.get_match_for_write(match.pk)
+        aggregate = selectors.load_aggregate(match)
+        expected_seq, prev_hash = aggregate.seq, aggregate.last_hash
+        seed = bytes.fromhex(match.seed)
+        while aggregate.seq < events:
+            state = aggregate.state
+            seat = state.to_move()[0]
+            actions = state.legal_actions(seat)
+            action = state.action_to_json(seat, actions[rng.randrange(len(actions))])
+            aggregate.act(seat, action, seed, f"user:{seats[seat].user_id}")
+            if aggregate.finished:
+                raise EndedEarly  # rolled back
+        services._save(match, aggregate, seats, expected_seq=expected_seq, prev_hash=prev_hash)
+    return selectors.get_match(match.pk)
+
+
+def random_move(match: Match, rng: random.Random) -> tuple[int, Any]:
+    state = selectors.load_state(match)
+    seat = state.to_move()[0]
+    actions = state.legal_actions(seat)
+    return seat, state.action_to_json(seat, actions[rng.randrange(len(actions))])
+
+
+def engine_events_between(match: Match, after: int) -> int:
+    return Event.objects.filter(match_id=match.pk, seq__gt=after, type__in=ENGINE_TYPES).count()
+
+
+def test_a_move_folds_only_its_new_events_however_long_the_match(backend, alice, bob, folds, client):
+    """An API move and an htmx move (with its fragment and ranked panel) on a timed ranked match with hidden
+    information apply exactly the engine events they append: the same after 20 events as after 200."""
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    users = {0: alice, 1: bob}
+    apis = {}
+    for seat, user in users.items():
+        apis[seat] = APIClient()
+        apis[seat].credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
+    rng = random.Random(7)
+    measured: dict[int, dict[str, tuple[int, int]]] = {}
+    for length in (20, 200):
+        match = long_match(alice, bob, length, rng)
+        assert apis[0].get(f"/api/matches/{match.pk}/").status_code == 200  # a page load: the cache is warm
+        per_move = {}
+        # one API move
+        seat, action = random_move(match, rng)
+        before, folds["n"] = match.seq, 0
+        response = apis[seat].post(f"/api/matches/{match.pk}/actions", {"action": action, "expected_seq": before},
+                                   format="json")
+        assert response.status_code == 201, response.content
+        match = selectors.get_match(match.pk)
+        per_move["api"] = (folds["n"], engine_events_between(match, before))
+        # one htmx move: the answer renders the mover's fragment (view, log, ranked panel with clocks)
+        seat, action = random_move(match, rng)
+        client.force_login(users[seat])
+        before, folds["n"] = match.seq, 0
+        response = client.post(f"/matches/{match.pk}/move/", {"action": json.dumps(action), "expected_seq": before},
+                               HTTP_HX_REQUEST="true")
+        assert response.status_code == 201, response.content.decode()[:500]
+        match = selectors.get_match(match.pk)
+        assert f'data-seq="{match.seq}"' in response.content.decode()
+        per_move["htmx"] = (folds["n"], engine_events_between(match, before))
+        measured[length] = per_move
+    for length, per_move in measured.items():
+        for kind, (applied, appended) in per_move.items():
+            assert applied == appended, f"{kind} move at {length} events applied {applied} engine events for " \
+                                        f"{appended} new ones: {measured}"
+    # and a cold process (no snapshot) does replay the whole match: the counter sees folds
+    snapshots.cache.clear()
+    folds["n"] = 0
+    selectors.load_aggregate(match)
+    assert folds["n"] == engine_events_between(match, 0) > 190
+
+
+def test_a_bot_turn_folds_only_the_new_events(backend, alice, folds):
+    match = services.create_match(user=alice, game_id="mountain-goats", seats=[{"human": True}, {"bot": "easy"}],
+                                  options={}, time_control="1d")
+    rng = random.Random(3)
+    counts = []
+    for _ in range(12):
+        match = selectors.get_match(match.pk)
+        if match.status != Match.Status.ACTIVE:
+            break
+        before, folds["n"] = match.seq, 0
+        if match.bot_to_move:
+            assert services.play_bot_turn(match_id=match.pk, seq=match.seq) == "played"
+        else:
+            seat, action = random_move(match, rng)
+            services.submit_action(match_id=match.pk, user=alice, action=action, expected_seq=before)
+        counts.append((folds["n"], engine_events_between(match, before)))
+    assert len(counts) >= 8
+    # The bot's own search applies moves to its private clones of the observation's state, never State.apply_event
+    # on the log: every count is exactly the events the turn appended.
+    assert all(applied == appended for applied, appended in counts), counts
+
+
+def test_events_appended_behind_the_cache_are_seen_at_the_next_read(backend, alice, bob):
+    match = ranked_match(alice, bob, "mountain-goats")
+    first = selectors.load_aggregate(match)
+    assert snapshots.cache.stats["stored"] >= 1
+    # Another process appends: simulated by a second connection writing while this process's cache holds seq N.
+    cached_seq = first.seq
+    seat, action = random_move(match, random.Random(1))
+    stored_before = dict(snapshots.cache.stats)
+    other = snapshots.cache
+    snapshots.cache = snapshots.SnapshotCache(0)  # "another process": no access to this process's cache
+    try:
+        services.submit_action(match_id=match.pk, user=(alice, bob)[seat], action=action, expected_seq=cached_seq)
+    finally:
+        snapshots.cache = other
+    assert snapshots.cache.stats["stored"] == stored_before["stored"]  # this cache still holds the old seq
+    view = selectors.match_view(selectors.get_match(match.pk), alice)
+    fresh = MatchAggregate.replay(match.pk, match.game_id, match.players, match.options,
+                                  store.load_fold_rows(match.pk))
+    assert view["seq"] == fresh.seq > cached_seq
+    assert view["view"] == fresh.state.observation(0)
+    assert selectors.load_aggregate(match).state == fresh.state
+
+
+def test_a_rolled_back_command_does_not_poison_the_cache(backend, alice, bob, monkeypatch):
+    match = ranked_match(alice, bob, "mountain-goats")
+    before = selectors.load_aggregate(match)
+    seat, action = random_move(match, random.Random(2))
+
+    def failing_hook(match, aggregate, seats, rows):  # noqa: ANN001, ANN202
+        raise RuntimeError("the database went away after the append")
+
+    monkeypatch.setattr(services, "AFTER_SAVE_HOOKS", [*services.AFTER_SAVE_HOOKS, failing_hook])
+    with pytest.raises(RuntimeError):
+        services.submit_action(match_id=match.pk, user=(alice, bob)[seat], action=action, expected_seq=before.seq)
+    monkeypatch.setattr(services, "AFTER_SAVE_HOOKS", [h for h in services.AFTER_SAVE_HOOKS if h is not failing_hook])
+    assert Event.objects.filter(match_id=match.pk).count() == before.seq  # nothing stored
+    again = selectors.load_aggregate(match)
+    assert again.seq == before.seq and again.last_hash == before.last_hash
+    assert again.state == before.state and list(again.state.to_move()) == [seat]
+    assert again.clock.bank == before.clock.bank and again.clock.running == before.clock.running
+    # and the move can still be made
+    services.submit_action(match_id=match.pk, user=(alice, bob)[seat], action=action, expected_seq=before.seq)
+    assert verify_match(selectors.get_match(match.pk)).ok
+
+
+def test_a_conflicting_command_leaves_the_cached_aggregate_alone(backend, alice, bob):
+    match = ranked_match(alice, bob, "mountain-goats")
+    cached = selectors.load_aggregate(match)
+    seat, action = random_move(match, random.Random(4))
+
+    def decide(m, aggregate, seats):  # noqa: ANN001, ANN202
+        aggregate.act(seat, action, bytes.fromhex(m.seed), "user:x")  # mutates the checked-out aggregate ...
+        raise Conflict("changed my mind", code="test")  # ... and fails before saving
+
+    with pytest.raises(Conflict):
+        services.command(match.pk, decide)
+    again = selectors.load_aggregate(match)
+    assert again.seq == cached.seq and again.state == cached.state and again.moved == cached.moved
+
+
+def test_a_cached_aggregate_whose_last_hash_disagrees_with_the_stored_event_is_dropped(backend, alice, bob):
+    match = ranked_match(alice, bob, "mountain-goats")
+    real = selectors.load_aggregate(match)
+    key = snapshots.key_of(match)
+    # A corrupt (or foreign) snapshot: same match and seq, a different state and hash.
+    forged = real.clone()
+    forged.last_hash = "f" * 64
+    forged.finished, forged.result = True, {"winners": [1]}
+    snapshots.cache.clear()
+    snapshots.cache.put(key, forged)
+    view = selectors.match_view(match, alice)
+    assert view["status"] == "active" and view["result"] is None
+    assert snapshots.cache.stats["dropped"] == 1
+    assert selectors.load_aggregate(match).last_hash == real.last_hash
+    # A snapshot ahead of the stored log (its events were rolled back) is dropped the same way.
+    ahead = real.clone()
+    ahead.seq += 3
+    snapshots.cache.clear()
+    snapshots.cache.put(key, ahead)
+    assert selectors.load_aggregate(match).seq == real.seq
+    assert snapshots.cache.stats["dropped"] == 1
+
+
+def test_the_cache_is_bounded_and_keyed_by_database(backend, alice, bob):
+    small = snapshots.SnapshotCache(2)
+    aggregates = []
+    for _ in range(3):
+        match = ranked_match(alice, bob, "mountain-goats")
+        aggregates.append((snapshots.key_of(match), selectors.load_aggregate(match)))
+    for key, aggregate in aggregates:
+        small.put(key, aggregate.clone())
+    assert len(small) == 2 and small.checkout(aggregates[0][0]) is None
+    assert aggregates[0][0][0] == backend  # the alias is part of the key: the same id in another database differs
+    # a checkout is a private copy
+    key, aggregate = aggregates[2]
+    copy = small.checkout(key)
+    mover = copy.state.to_move()[0]
+    copy.state.apply(mover, copy.state.legal_actions(mover)[0])
+    copy.moved.add(mover)
+    assert copy.state != aggregate.state
+    assert small.checkout(key).state == aggregate.state and small.checkout(key).moved == aggregate.moved
+
+
+def test_no_snapshot_is_stored_before_commit(backend, alice, bob):
+    match = ranked_match(alice, bob, "mountain-goats")
+    snapshots.cache.clear()
+    with transaction.atomic(using=backend):
+        selectors.load_aggregate(match)
+        assert len(snapshots.cache) == 0
+    assert len(snapshots.cache) == 1
+    connections.close_all()
+
+
+def test_redactions_from_the_fold_equal_the_projection_replay_for_every_viewer(backend, alice, bob, carol):
+    from games import projection
+
+    match = long_match(alice, bob, 150, random.Random(11))
+    snapshots.cache.clear()
+    selectors.load_aggregate(match)  # cached at 150+ ...
+    match = advance(match, match.seq + 30, random.Random(12))  # ... and extended by the next events
+    rows = store.load_rows(match.pk)
+    redacted = 0
+    for user, viewer in ((alice, 0), (bob, 1), (carol, None)):
+        replayed = projection.project_events(match.game_id, match.players, match.options, rows, viewer)
+        assert selectors.visible_events(match, user) == replayed
+        assert selectors.visible_events(match, user, after=100) == [e for e in replayed if e["seq"] > 100]
+        assert selectors.visible_events(match, user, last=25) == replayed[-25:]
+        assert selectors.visible_events(match, user, after=170, last=500) == [e for e in replayed if e["seq"] > 170]
+        redacted += sum(1 for e in replayed if e.get("redacted"))
+    assert redacted > 0  # the match did hide something from someone
+
+
+def test_the_live_log_reads_only_the_newest_events_and_says_the_same(backend, alice, bob):
+    from frontend import live
+
+    match = services.create_match(user=alice, game_id="mountain-goats", seats=[{"human": True}, {"human": True}],
+                                  options={})
+    match = services.join_match(match_id=match.pk, user=bob)
+    rng = random.Random(5)
+    while match.seq < 90 and match.status == Match.Status.ACTIVE:
+        seat, action = random_move(match, rng)
+        services.submit_action(match_id=match.pk, user=(alice, bob)[seat], action=action, expected_seq=match.seq)
+        match = selectors.get_match(match.pk)
+    assert match.seq >= 60
+    context = live.match_context(match, alice)
+    view = selectors.match_view(match, alice)
+    players = live.players_of(view)
+    full = live.event_log(selectors.visible_events(match, alice), players, "mountain-goats")[-live.EVENT_LOG_LIMIT:]
+    full.reverse()
+    assert context["log"] == full
+    assert context["ranked"]["match"] == match.pk and context["ranked"]["clock"] is None
