@@ -29,7 +29,7 @@ import ai
 from engine import OptionError, get_game
 from engine.fair import commitment as seed_commitment
 
-from . import db, notify, projection, selectors, snapshots, store
+from . import db, dispatch, notify, projection, selectors, snapshots, store
 from .aggregate import MatchAggregate
 from .errors import BadRequest, Conflict, Forbidden, NotFound
 from .models import Match, Seat
@@ -104,10 +104,8 @@ def _save(match: Match, aggregate: MatchAggregate, seats: list[Seat], *, expecte
 
 def _queue_bot_turn_on_commit(match_id: int, seq: int) -> None:
     def queue() -> None:
-        from .tasks import play_bot_turn
-
         try:
-            play_bot_turn.apply_async((match_id, seq), retry=True, retry_policy={"max_retries": 3})
+            dispatch.bot_turn(match_id, seq, retry=True, retry_policy={"max_retries": 3})
         except Exception:  # the recovery task re-queues stalled bot turns
             logger.exception("could not queue the bot turn of match %s at seq %s", match_id, seq)
 
@@ -421,11 +419,9 @@ def stalled_bot_matches(*, older_than: timedelta | None = None) -> list[tuple[in
 
 def requeue_stalled_bot_turns(*, older_than: timedelta | None = None) -> int:
     """Queue a bot task for every stalled match (a lost task, a dead worker); how many."""
-    from .tasks import play_bot_turn
-
     stalled = stalled_bot_matches(older_than=older_than)
     for match_id, seq in stalled:
-        play_bot_turn.delay(match_id, seq)
+        dispatch.bot_turn(match_id, seq)
     return len(stalled)
 
 
@@ -435,10 +431,8 @@ def nudge_if_stalled(match: Match) -> bool:
         return False
     if match.updated_at > timezone.now() - timedelta(seconds=settings.CAIRN_BOT_STALL_SECONDS):
         return False
-    from .tasks import play_bot_turn
-
     try:
-        play_bot_turn.delay(match.pk, match.seq)
+        dispatch.bot_turn(match.pk, match.seq)
     except Exception:
         logger.exception("could not re-queue the bot turn of match %s", match.pk)
         return False

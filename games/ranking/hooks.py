@@ -15,7 +15,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from .. import db
+from .. import db, dispatch
 from . import ratings
 from .models import MatchClock
 
@@ -51,10 +51,8 @@ def _update_clock(match: Any, aggregate: Any) -> None:
     match_id, seq = match.pk, match.seq
 
     def schedule() -> None:
-        from .tasks import check_timeout
-
         try:
-            check_timeout.apply_async((match_id, seq), eta=deadline)
+            dispatch.timeout_check(match_id, seq, eta=deadline)
         except Exception:  # the sweep still finds it
             logger.exception("could not schedule the timeout check of match %s at seq %s", match_id, seq)
 
