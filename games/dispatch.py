@@ -1,7 +1,7 @@
 """Queueing the Celery tasks of the match service, by task name.
 
 The services decide when a bot turn or a timeout check is due; the tasks
-(``games.tasks``, ``games.ranking.tasks``) call the services.  Sending by name
+(``games.tasks``) call the services.  Sending by name
 (Celery's ``send_task``) keeps that a one-way dependency: nothing here imports
 a task module, so there is no import circle (tests/architecture).  The names
 are the tasks' registered names, so a worker of any process finds them.
@@ -15,7 +15,7 @@ from typing import Any
 from celery import current_app
 
 BOT_TURN = "games.tasks.play_bot_turn"
-TIMEOUT_CHECK = "games.ranking.tasks.check_timeout"
+TIMEOUT_CHECK = "games.tasks.check_timeout"
 
 
 def bot_turn(match_id: int, seq: int, **options: Any) -> None:

@@ -23,7 +23,8 @@ from engine import OptionError, get_game
 
 from .. import db, services
 from ..errors import BadRequest, Conflict, Forbidden, NotFound
-from . import clocks, notify
+from .. import clocks
+from . import notify
 from .models import Challenge
 
 REALTIME_TTL = timedelta(minutes=10)
