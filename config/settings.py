@@ -186,10 +186,15 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.recover_stalled_matches",
         "schedule": timedelta(seconds=env_int("BOT_RECOVERY_SECONDS", 15)),
     },
+    # Catches every clock that ran out, even if its own scheduled check was lost.
+    "sweep-timeouts": {
+        "task": "games.tasks.sweep_timeouts",
+        "schedule": timedelta(seconds=float(os.environ.get("TIMEOUT_SWEEP_SECONDS", "5"))),
+    },
 }
 # A bot turn is re-queued by the recovery task when nothing happened for this long.
 CAIRN_BOT_STALL_SECONDS = env_int("BOT_STALL_SECONDS", 20)
-# Ranked play (issue 7): pairing, timeouts and challenge expiry run periodically (games/ranking/schedule.py).
+# Ranked play: pairing and challenge expiry run periodically (games/ranking/schedule.py).
 from games.ranking.schedule import BEAT_SCHEDULE as _RANKING_BEAT  # noqa: E402
 
 CELERY_BEAT_SCHEDULE.update(_RANKING_BEAT)

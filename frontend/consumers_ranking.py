@@ -1,7 +1,7 @@
 """``ws/user/``: a logged-in user's own channel (group ``user-<id>``) for ranked play.
 
 Matchmaking and challenges send small JSON messages here after commit
-(games/ranking/notify.py): ``match_found`` with the match's address, which
+(games/notify.py): ``match_found`` with the match's address, which
 the page follows at once, and challenge news, on which the lobby panel
 refreshes.  Anonymous connections are refused.
 """
@@ -13,7 +13,7 @@ import json
 from asgiref.sync import async_to_sync
 from channels.generic.websocket import WebsocketConsumer
 
-from games.ranking.notify import user_group
+from games.notify import user_group
 
 
 class UserConsumer(WebsocketConsumer):

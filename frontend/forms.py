@@ -9,7 +9,7 @@ from django.contrib.auth.forms import UserCreationForm
 
 import ai
 from engine import all_games, get_game
-from games.ranking.clocks import CASUAL_TIME_CONTROL, LOBBY_TIME_CONTROLS, describe_time_control, normalize_time_control
+from games.clocks import CASUAL_TIME_CONTROL, LOBBY_TIME_CONTROLS, describe_time_control, normalize_time_control
 
 
 PERSON = "person"

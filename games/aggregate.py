@@ -9,7 +9,7 @@ It is the only fold of a match's log (issue 12): besides the engine state it
 carries everything derived from the events that a request needs, so nothing
 else replays them:
 
-* the clocks (:class:`games.ranking.clocks.ClockFold`, fed each event's
+* the clocks (:class:`games.clocks.ClockFold`, fed each event's
   timestamp; the events a command decides are fed once they are stored and
   have a timestamp, see :meth:`MatchAggregate.stamp`);
 * forfeits, replaced seats, who has moved, the ending and the result;
@@ -43,7 +43,7 @@ from engine import (
 from engine.fair import chance_rng
 
 from .errors import BadRequest, Conflict, Forbidden
-from .ranking.clocks import ClockFold
+from .clocks import ClockFold
 from .store import GENESIS_HASH, PendingEvent, canonical_json
 
 ENGINE_TYPES = ("chance", "action")

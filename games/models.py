@@ -124,3 +124,21 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return f"event {self.seq} ({self.type}) of match {self.match_id}"
+
+
+class MatchClock(models.Model):
+    """Derived from the match's events after every append: when the next clock runs out.
+
+    The clocks themselves are folded from the events (:mod:`games.clocks`); this row only
+    indexes the next deadline for the timeout sweep (:mod:`games.timeouts`).  The table keeps
+    the name it had when it belonged to ranked play.
+    """
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="clock", primary_key=True)
+    seq = models.PositiveIntegerField()
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        db_table = "ranking_matchclock"
+

@@ -1,9 +1,14 @@
-"""Live updates: tell each match's websocket group that the match changed.
+"""Live updates over the channel layer: the one notify module of the service.
 
-Only ids travel over the channel layer (``match_id`` and ``seq``), never
-state, so nothing can leak through it: each consumer reloads the match and
-renders its own viewer's projection.  Services call :func:`on_commit` inside
-their transaction, so nothing is sent for a rolled-back append.
+* ``match-<id>`` groups: :func:`match_changed` tells a match's websocket
+  consumers that it changed.  Only ids travel (``match_id`` and ``seq``), never
+  state, so nothing can leak through it: each consumer reloads the match and
+  renders its own viewer's projection.
+* ``user-<id>`` groups: :func:`to_user` sends a person small JSON (a match
+  found, a challenge), which their lobby socket forwards to the browser.
+
+Services call the ``*_on_commit`` forms inside their transaction, so nothing is
+sent for a rolled-back append.
 
 Sending from synchronous code: ``async_to_sync(layer.group_send)`` starts a
 fresh event loop, and channels-redis a fresh connection, on every call (about
@@ -18,6 +23,7 @@ import logging
 import os
 import threading
 from functools import partial
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -49,19 +55,23 @@ def _sender_loop() -> asyncio.AbstractEventLoop:
         return _loop
 
 
-def match_changed(match_id: int, seq: int) -> None:
-    """Send ``{"type": "match.changed", "match_id", "seq"}`` to the match's group."""
+def _group_send(group: str, message: dict[str, Any]) -> None:
+    """Send ``message`` to ``group``, reusing this process's sender loop (raises on failure)."""
     layer = get_channel_layer()
     if layer is None:
         return
-    message = {"type": "match.changed", "match_id": match_id, "seq": seq}
+    if "Redis" not in type(layer).__name__:
+        # Other layers (in-memory) belong to the caller's loop.
+        async_to_sync(layer.group_send)(group, message)
+    else:
+        future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), _sender_loop())
+        future.result(timeout=SEND_TIMEOUT_S)
+
+
+def match_changed(match_id: int, seq: int) -> None:
+    """Send ``{"type": "match.changed", "match_id", "seq"}`` to the match's group."""
     try:
-        if "Redis" not in type(layer).__name__:
-            # Other layers (in-memory) belong to the caller's loop.
-            async_to_sync(layer.group_send)(group_name(match_id), message)
-        else:
-            future = asyncio.run_coroutine_threadsafe(layer.group_send(group_name(match_id), message), _sender_loop())
-            future.result(timeout=SEND_TIMEOUT_S)
+        _group_send(group_name(match_id), {"type": "match.changed", "match_id": match_id, "seq": seq})
     except Exception:  # the move is committed; a lost push only delays a page until its next update
         logger.exception("could not notify match %s of seq %s", match_id, seq)
 
@@ -69,3 +79,25 @@ def match_changed(match_id: int, seq: int) -> None:
 def on_commit(match_id: int, seq: int) -> None:
     """Send :func:`match_changed` once the current transaction commits."""
     transaction.on_commit(partial(match_changed, match_id, seq), using=db.alias())
+
+
+def user_group(user_id: int) -> str:
+    return f"user-{user_id}"
+
+
+def to_user(user_id: int, message: dict[str, Any]) -> None:
+    """Send ``message`` (small JSON) to every lobby socket of ``user_id``."""
+    try:
+        _group_send(user_group(user_id), {"type": "user.message", "message": message})
+    except Exception:  # committed already; the lobby's polling shows it a few seconds later
+        logger.exception("could not notify user %s", user_id)
+
+
+def to_user_on_commit(user_id: int, message: dict[str, Any]) -> None:
+    """Send :func:`to_user` once the current transaction commits."""
+    transaction.on_commit(partial(to_user, user_id, message), using=db.alias())
+
+
+def match_found(user_id: int, match_id: int, *, reason: str) -> None:
+    """Tell ``user_id`` (after commit) that a match was found for them: their page goes there."""
+    to_user_on_commit(user_id, {"type": "match_found", "match": match_id, "url": f"/matches/{match_id}/", "reason": reason})

@@ -18,7 +18,7 @@ import hashlib
 import logging
 import secrets
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -29,18 +29,18 @@ import ai
 from engine import OptionError, get_game
 from engine.fair import commitment as seed_commitment
 
-from . import db, notify, projection, selectors, snapshots, store
-from .aggregate import MatchAggregate
+from . import db, dispatch, notify, projection, selectors, signals, snapshots, store
+from .aggregate import SYSTEM, MatchAggregate
 from .errors import BadRequest, Conflict, Forbidden, NotFound
-from .models import Match, Seat
+from .models import Match, MatchClock, Seat
 
 logger = logging.getLogger(__name__)
 
 MAX_JOIN_ATTEMPTS = 5
 
-# Ranked play (issue 7): callables ``hook(match, aggregate, seats, rows)`` run inside the saving
-# transaction after every append (games.ranking registers its rating and clock hooks here).
-AFTER_SAVE_HOOKS: list[Any] = []
+# A Celery ETA task further ahead than the broker's visibility timeout would be delivered twice;
+# those deadlines are left to the periodic sweep (sweep_timeouts).
+MAX_ETA_SECONDS = 240
 
 
 def user_actor(user: Any) -> str:
@@ -94,20 +94,43 @@ def _save(match: Match, aggregate: MatchAggregate, seats: list[Seat], *, expecte
     for name, value in fields.items():
         setattr(match, name, value)
     aggregate.pending = []
-    for hook in AFTER_SAVE_HOOKS:  # ranked play: ratings, clocks (same transaction)
-        hook(match, aggregate, seats, rows)
+    if match.time_control:
+        _update_deadline(match, aggregate)
+    finished = next((row for row in rows if row.type == "finished"), None)
+    if finished is not None:  # plug-ins (ranked play's ratings) react in this transaction
+        signals.match_finished.send(sender=signals.MatchFinished,
+                                    finished=signals.MatchFinished(match=match, seats=seats, event=finished))
     snapshots.remember(match, aggregate)  # this process's next load of the match starts here (after commit)
     notify.on_commit(match.pk, match.seq)
     if bot_to_move:
         _queue_bot_turn_on_commit(match.pk, match.seq)
 
 
+def _update_deadline(match: Match, aggregate: MatchAggregate) -> None:
+    """Index the next clock deadline (the aggregate's clocks) for the sweep, and schedule its check."""
+    deadline = seat = None
+    if aggregate.started and not aggregate.finished and aggregate.clock is not None:
+        nxt = aggregate.clock.next_deadline()
+        if nxt:
+            deadline, seat = nxt
+    MatchClock.objects.update_or_create(match_id=match.pk, defaults={"seq": match.seq, "deadline": deadline, "seat": seat})
+    if deadline is None or (deadline - timezone.now()).total_seconds() > MAX_ETA_SECONDS:
+        return
+    match_id, seq = match.pk, match.seq
+
+    def schedule() -> None:
+        try:
+            dispatch.timeout_check(match_id, seq, eta=deadline)
+        except Exception:  # the sweep still finds it
+            logger.exception("could not schedule the timeout check of match %s at seq %s", match_id, seq)
+
+    transaction.on_commit(schedule, using=db.alias())
+
+
 def _queue_bot_turn_on_commit(match_id: int, seq: int) -> None:
     def queue() -> None:
-        from .tasks import play_bot_turn
-
         try:
-            play_bot_turn.apply_async((match_id, seq), retry=True, retry_policy={"max_retries": 3})
+            dispatch.bot_turn(match_id, seq, retry=True, retry_policy={"max_retries": 3})
         except Exception:  # the recovery task re-queues stalled bot turns
             logger.exception("could not queue the bot turn of match %s at seq %s", match_id, seq)
 
@@ -147,7 +170,7 @@ def create_match(
     """Create a match; the creator takes the first human seat.  It starts once every seat is filled.
 
     Ranked play: ``rated`` needs every seat human (one account per seat is a constraint);
-    ``time_control`` is checked by :func:`games.ranking.clocks.normalize_time_control`.
+    ``time_control`` is checked by :func:`games.clocks.normalize_time_control`.
     """
     _require_user(user)
     try:
@@ -165,7 +188,7 @@ def create_match(
     except OptionError as exc:
         raise BadRequest(str(exc), code="bad_options") from None
 
-    from .ranking.clocks import normalize_time_control
+    from .clocks import normalize_time_control
 
     time_control = normalize_time_control(time_control)
     if rated is not False and rated is not True:
@@ -365,6 +388,56 @@ def abort(*, match_id: Any, user: Any) -> Match:
     return command(match_id, decide)
 
 
+# ---------------------------------------------------------------------- clocks: timeouts
+
+
+def check_timeout(match_id: int, *, seq: int | None = None, now: datetime | None = None) -> str:
+    """End the turn of a seat whose clock ran out.  ``timeout``, ``aborted``, ``in_time`` or ``stale``."""
+    outcome = {"value": "in_time"}
+
+    def decide(match: Match, aggregate: Any, seats: list[Seat]) -> None:
+        if not match.time_control or not aggregate.started or aggregate.finished:
+            outcome["value"] = "stale"
+            return
+        fold = aggregate.clock
+        seat = fold.flagged(now or timezone.now()) if fold else None
+        if seat is None:
+            return
+        seed = bytes.fromhex(match.seed)
+        if aggregate.abortable:
+            aggregate.abort(None, seed, SYSTEM, reason=f"timeout: seat {seat} did not move in time")
+            outcome["value"] = "aborted"
+        else:
+            aggregate.time_out(seat, seed, bot=settings.CAIRN_REPLACEMENT_BOT)
+            outcome["value"] = "timeout"
+
+    try:
+        match = Match.objects.only("seq", "status").get(pk=match_id)
+    except Match.DoesNotExist:
+        return "stale"
+    if match.status != Match.Status.ACTIVE or (seq is not None and match.seq != seq):
+        return "stale"
+    try:
+        command(match_id, decide, expected_seq=match.seq)
+    except (NotFound, Conflict):  # deleted, or somebody moved at that moment: the clock is recomputed
+        return "stale"
+    return outcome["value"]
+
+
+def due_timeouts(now: datetime | None = None) -> list[int]:
+    now = now or timezone.now()
+    return list(
+        MatchClock.objects.filter(deadline__lte=now, match__status=Match.Status.ACTIVE)
+        .order_by("deadline")
+        .values_list("match_id", flat=True)[:500]
+    )
+
+
+def sweep_timeouts(now: datetime | None = None) -> dict[int, str]:
+    """Check every match whose derived deadline has passed (the periodic task)."""
+    return {match_id: check_timeout(match_id, now=now) for match_id in due_timeouts(now)}
+
+
 # ---------------------------------------------------------------------- bots
 
 
@@ -421,11 +494,9 @@ def stalled_bot_matches(*, older_than: timedelta | None = None) -> list[tuple[in
 
 def requeue_stalled_bot_turns(*, older_than: timedelta | None = None) -> int:
     """Queue a bot task for every stalled match (a lost task, a dead worker); how many."""
-    from .tasks import play_bot_turn
-
     stalled = stalled_bot_matches(older_than=older_than)
     for match_id, seq in stalled:
-        play_bot_turn.delay(match_id, seq)
+        dispatch.bot_turn(match_id, seq)
     return len(stalled)
 
 
@@ -435,10 +506,8 @@ def nudge_if_stalled(match: Match) -> bool:
         return False
     if match.updated_at > timezone.now() - timedelta(seconds=settings.CAIRN_BOT_STALL_SECONDS):
         return False
-    from .tasks import play_bot_turn
-
     try:
-        play_bot_turn.delay(match.pk, match.seq)
+        dispatch.bot_turn(match.pk, match.seq)
     except Exception:
         logger.exception("could not re-queue the bot turn of match %s", match.pk)
         return False

@@ -92,7 +92,7 @@ def _verify(match: Match) -> int:
     prev_hash = GENESIS_HASH
     finished_at = None
     # ranked play: forfeits, replaced seats, who has moved, aborts, clocks
-    from .ranking.clocks import ClockFold
+    from .clocks import ClockFold
 
     forfeits: list[int] = []
     replaced: set[int] = set()

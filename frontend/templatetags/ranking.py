@@ -20,7 +20,8 @@ from django.utils import timezone
 from engine import all_games
 from games.errors import DomainError
 from games.models import Match
-from games.ranking import challenges, clocks, matchmaking, selectors
+from games import clocks
+from games.ranking import challenges, matchmaking, selectors
 from games.ranking import services as ranked_services
 
 register = template.Library()

@@ -20,7 +20,7 @@ from engine import all_games
 from .. import db, selectors, services
 from ..errors import BadRequest, Conflict
 from ..models import Match
-from ..ranking.clocks import CASUAL_TIME_CONTROL
+from ..clocks import CASUAL_TIME_CONTROL
 from ..verify import verify_match
 from .serializers import (
     ActionSerializer,

@@ -23,7 +23,7 @@ from engine import OptionError, get_game
 
 from .. import db, services
 from ..errors import BadRequest, Conflict, Forbidden, NotFound
-from . import clocks, notify
+from .. import clocks, notify
 from .models import Challenge
 
 REALTIME_TTL = timedelta(minutes=10)
@@ -68,7 +68,7 @@ def create(
             challenger=user, challenged=target, game_id=game.id, options=normalized, rated=rated,
             time_control=tc, created_at=now, expires_at=now + ttl,
         )
-        notify.on_commit(target.pk, {"type": "challenge", "challenge": challenge.pk, "from": user.username})
+        notify.to_user_on_commit(target.pk, {"type": "challenge", "challenge": challenge.pk, "from": user.username})
     return challenge
 
 
@@ -129,7 +129,7 @@ def decline(*, challenge_id: Any, user: Any) -> Challenge:
         challenge.decided_at = now
         challenge.save(update_fields=["status", "decided_at"])
         other = challenge.challenged_id if user.pk == challenge.challenger_id else challenge.challenger_id
-        notify.on_commit(other, {"type": "challenge_" + challenge.status, "challenge": challenge.pk})
+        notify.to_user_on_commit(other, {"type": "challenge_" + challenge.status, "challenge": challenge.pk})
     return challenge
 
 

@@ -32,7 +32,7 @@ from engine import get_game
 from .. import db, services
 from ..errors import BadRequest, Conflict, NotFound
 from ..models import Match
-from . import clocks, notify
+from .. import clocks, notify
 from .models import QueueEntry, Rating
 from .ratings import START_DEVIATION, START_RATING
 

@@ -129,12 +129,3 @@ class Challenge(models.Model):
         constraints = [
             models.CheckConstraint(condition=~Q(challenger=models.F("challenged")), name="challenge_not_self"),
         ]
-
-
-class MatchClock(models.Model):
-    """Derived from the match's events after every append: when the next clock runs out."""
-
-    match = models.OneToOneField("games.Match", on_delete=models.CASCADE, related_name="clock", primary_key=True)
-    seq = models.PositiveIntegerField()
-    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
-    seat = models.PositiveSmallIntegerField(null=True, blank=True)

@@ -14,11 +14,6 @@ BEAT_SCHEDULE = {
         "task": "games.ranking.tasks.pair_queues",
         "schedule": timedelta(seconds=float(os.environ.get("RANKING_PAIR_SECONDS", "3"))),
     },
-    # Catches every clock that ran out, even if its own scheduled check was lost.
-    "ranking-sweep-timeouts": {
-        "task": "games.ranking.tasks.sweep_timeouts",
-        "schedule": timedelta(seconds=float(os.environ.get("RANKING_TIMEOUT_SWEEP_SECONDS", "5"))),
-    },
     "ranking-expire-challenges": {
         "task": "games.ranking.tasks.expire_challenges",
         "schedule": timedelta(seconds=60),

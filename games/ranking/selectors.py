@@ -12,7 +12,7 @@ from engine import all_games, get_game
 
 from ..errors import BadRequest, NotFound
 from ..models import Match, Seat
-from .clocks import time_control_key
+from ..clocks import time_control_key
 from .models import PROVISIONAL_DEVIATION, Rating, RatingChange
 from .ratings import bot_display, display
 

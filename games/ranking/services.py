@@ -1,79 +1,19 @@
-"""Ranked-play services: the server's timeout check, and the ranked view of a match.
-
-:func:`check_timeout` is what the scheduled Celery task runs: it reads the
-clocks off the match aggregate (folded from the event times) and, if the seat to move is out of time, appends
-the ending through the match service (:func:`games.services.command`):
-
-* before every seat has moved once: ``aborted`` (no result, no rating change);
-* 2 players: ``timed_out`` and the final event, the opponent wins;
-* 3-4 players: ``timed_out`` and ``seat_replaced``: a bot plays the seat for
-  the rest of the match, and the seat ranks last for the rating.
-
-It is idempotent: a stale or early check changes nothing.
-"""
+"""Ranked-play services: the ranked view of a match (ratings, clocks, forfeits) for its panel."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Any
 
-from django.conf import settings
 from django.utils import timezone
 
+from .. import clocks
 from .. import selectors as match_selectors
-from .. import services as match_services
-from ..aggregate import SYSTEM, MatchAggregate
-from ..errors import Conflict, NotFound
+from ..aggregate import MatchAggregate
+from ..errors import NotFound
 from ..models import Match, Seat
-from . import clocks, ratings
-from .models import MatchClock, Rating
-
-
-def check_timeout(match_id: int, *, seq: int | None = None, now: datetime | None = None) -> str:
-    """End the turn of a seat whose clock ran out.  ``timeout``, ``aborted``, ``in_time`` or ``stale``."""
-    outcome = {"value": "in_time"}
-
-    def decide(match: Match, aggregate: Any, seats: list[Seat]) -> None:
-        if not match.time_control or not aggregate.started or aggregate.finished:
-            outcome["value"] = "stale"
-            return
-        fold = aggregate.clock
-        seat = fold.flagged(now or timezone.now()) if fold else None
-        if seat is None:
-            return
-        seed = bytes.fromhex(match.seed)
-        if aggregate.abortable:
-            aggregate.abort(None, seed, SYSTEM, reason=f"timeout: seat {seat} did not move in time")
-            outcome["value"] = "aborted"
-        else:
-            aggregate.time_out(seat, seed, bot=settings.CAIRN_REPLACEMENT_BOT)
-            outcome["value"] = "timeout"
-
-    try:
-        match = Match.objects.only("seq", "status").get(pk=match_id)
-    except Match.DoesNotExist:
-        return "stale"
-    if match.status != Match.Status.ACTIVE or (seq is not None and match.seq != seq):
-        return "stale"
-    try:
-        match_services.command(match_id, decide, expected_seq=match.seq)
-    except (NotFound, Conflict):  # deleted, or somebody moved at that moment: the clock is recomputed
-        return "stale"
-    return outcome["value"]
-
-
-def due_timeouts(now: datetime | None = None) -> list[int]:
-    now = now or timezone.now()
-    return list(
-        MatchClock.objects.filter(deadline__lte=now, match__status=Match.Status.ACTIVE)
-        .order_by("deadline")
-        .values_list("match_id", flat=True)[:500]
-    )
-
-
-def sweep_timeouts(now: datetime | None = None) -> dict[int, str]:
-    """Check every match whose derived deadline has passed (the periodic task)."""
-    return {match_id: check_timeout(match_id, now=now) for match_id in due_timeouts(now)}
+from . import ratings
+from .models import Rating
 
 
 def seat_ratings(match: Match, seats: list[Seat]) -> list[dict[str, Any]]:

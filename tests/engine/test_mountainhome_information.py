@@ -95,7 +95,7 @@ def perturb(state: MountainhomeState, viewer: int | None, rng: random.Random) ->
                 located.update(p)
         known = {c for k, _ in other.xblocks for c in k}
         unknown_positions = [i for i, c in enumerate(other.xp) if c not in known]
-        lay = other.lay
+        lay = other.layout
         pools = {0: lay.dwarf_pool(other.legend), 1: lay.event_pool, 2: lay.recurring_pool}
         for pos in unknown_positions:
             card = other.xp[pos]
@@ -242,7 +242,7 @@ _SEALED_CHANCE = ("shuffle", "select", "insert", "bottom")
 
 
 def _hidden_chance(state: MountainhomeState) -> bool:
-    return state.pdata[0] in _SEALED_CHANCE or state.pdata[0] == "xshuffle"
+    return state.prompt_data[0] in _SEALED_CHANCE or state.prompt_data[0] == "xshuffle"
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -254,7 +254,7 @@ def test_two_determinizations_give_the_observer_the_same_views(players: int, see
     card; the digest must be equal, a hidden chance outcome must look the same whatever was drawn,
     and another seat's sealed choices must all look alike.
     """
-    from engine.games.mountainhome.state import A_BID, A_TRASH
+    from engine.games.mountainhome.constants import A_BID, A_TRASH
 
     state = advance_randomly(players, seed, steps)
     for viewer in range(players):
@@ -283,7 +283,7 @@ def test_two_determinizations_give_the_observer_the_same_views(players: int, see
 
 def test_action_views_follow_the_event_listings() -> None:
     """An event is seen in full exactly when its listing for that seat is not redacted (§20, §23.1)."""
-    from engine.games.mountainhome.state import A_BID
+    from engine.games.mountainhome.constants import A_BID
 
     sealed_seen = public_seen = 0
     for seed in range(4):

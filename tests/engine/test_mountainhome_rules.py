@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.core import CHANCE, SIMULTANEOUS, IllegalActionError, WrongSeatError
-from engine.games.mountainhome.state import P_ACTION, P_COMMIT, P_OVER, P_TRASH
+from engine.games.mountainhome.constants import P_ACTION, P_COMMIT, P_OVER, P_TRASH
 
 from .test_mountainhome_support import GAME, act, chance, ev, give, inst, names, new_game, put, settle
 
@@ -17,7 +17,7 @@ ADA, BO, CY = 0, 1, 2
 
 def test_instance_ids_follow_the_creation_order_of_23_2() -> None:
     state = GAME.new_initial_state(2)
-    lay = state.lay
+    lay = state.layout
     assert [lay.names[c] for c in lay.deck[0]][:2] == ["shinies-1#1", "shinies-2#1"]
     assert lay.names[lay.deck[1][1]] == "shinies-2#2"
     assert lay.names[lay.explore_resources[0]] == "shinies-2#3"
@@ -48,7 +48,7 @@ def test_random_legendaries_are_one_chance_entry() -> None:
     outcomes = state.chance_outcomes()
     assert len(outcomes) == 8 * 7
     chance(state, {"kind": "assign_legendaries", "cards": ["ori", "baldur"]})
-    assert names(state, [state.lay.legendary_inst[k] for k in state.legend]) == ["ori#1", "baldur#1"]
+    assert names(state, [state.layout.legendary_inst[k] for k in state.legend]) == ["ori#1", "baldur#1"]
 
 
 @pytest.mark.parametrize("players,size,shop", [(2, 42, 16), (3, 59, 24), (4, 76, 32)])
@@ -59,7 +59,7 @@ def test_setup_builds_piles_of_the_right_size(players: int, size: int, shop: int
     assert all(c >= 0 for c in state.slots)
     assert [len(h) for h in state.hand] == [6] * players
     assert [len(d) for d in state.draw] == [6] * players
-    assert state.current_player() == ADA and state.pk == P_ACTION and state.round == 1
+    assert state.current_player() == ADA and state.prompt == P_ACTION and state.round == 1
 
 
 def test_tiered_shop_stacks_three_tiers_basic_on_top() -> None:
@@ -74,10 +74,10 @@ def test_a_forced_selection_is_still_a_chance_entry_mh_75() -> None:
     state = GAME.new_initial_state(4, {"legendaries": "random"})
     chance(state, {"kind": "assign_legendaries", "cards": ["ori", "baldur", "loki", "marg"]})
     for seat in range(4):
-        order = [state.names[c] for c in state.pdata[2]]
+        order = [state.names[c] for c in state.prompt_data[2]]
         chance(state, {"kind": "shuffle", "pile": f"draw:{seat}", "order": order})
     # the dwarf pool at X=4 is 4 legendaries + 3 renowned + 3 generic labourers: all 10 are drawn
-    assert state.current_player() == CHANCE and state.pdata[0] == "select"
+    assert state.current_player() == CHANCE and state.prompt_data[0] == "select"
     outcomes = state.chance_outcomes()
     assert len(outcomes) == 1 and outcomes[0][1] == 1.0
     assert len(outcomes[0][0][2]) == 10
@@ -96,7 +96,7 @@ def test_sample_chance_uses_only_randrange() -> None:
     rng = OnlyRandrange()
     while state.current_player() == CHANCE:
         state.apply(CHANCE, state.sample_chance(rng))
-    assert rng.calls > 0 and state.pk == P_ACTION
+    assert rng.calls > 0 and state.prompt == P_ACTION
 
 
 # ---------------------------------------------------------------- E1: a full turn
@@ -142,7 +142,7 @@ def test_e1_a_full_turn() -> None:
         ["tapfa#1", "shinies-1#1", "booze-1#1", "booze-2#1", "booze-3#1", "rocks-1#1"]
     )
     assert state.vp(ADA) == 3
-    assert state.current_player() == BO and state.pk == P_ACTION
+    assert state.current_player() == BO and state.prompt == P_ACTION
 
 
 def test_the_action_pool_is_emptied_when_the_step_ends_mh_7() -> None:
@@ -243,7 +243,7 @@ def test_e2_dwarf_bid_tie_broken_by_trashed_value() -> None:
         state.apply_event(entry)
     assert state.to_move() == (0,)
     act(state, 0, "ready")
-    assert state.pk == P_TRASH and state.bid.values == [5, 5]
+    assert state.prompt == P_TRASH and state.bid.values == [5, 5]
     act(state, 0, "trash", card="shinies-3#1")
     assert state.to_move() == (1,)
     act(state, 1, "trash", card="shinies-2#2")
@@ -262,7 +262,7 @@ def test_e2_variant_ties_continue_until_no_eligible_card_then_no_winner() -> Non
     act(state, 1, "ready")
     act(state, 1, "trash", card="booze-3#2")
     act(state, 0, "trash", card="shinies-3#1")
-    assert state.pk == P_TRASH and state.bid.rounds == 1
+    assert state.prompt == P_TRASH and state.bid.rounds == 1
     assert [a for a in state.legal_actions(1)] == [(23, inst(state, "shinies-2#2"), -1)]
     act(state, 1, "trash", card="shinies-2#2")
     act(state, 0, "trash", card="booze-2#1")
@@ -482,7 +482,7 @@ def test_ten_extra_rounds_without_a_single_leader_share_the_win() -> None:
     turns = 0
     while not state.is_terminal():
         seat = state.to_move()[0]
-        assert state.pk == P_ACTION
+        assert state.prompt == P_ACTION
         act(state, seat, "end_action_step")
         settle(state)
         turns += 1

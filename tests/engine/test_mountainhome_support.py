@@ -10,7 +10,7 @@ import random
 from typing import Any, Iterable
 
 from engine.core import CHANCE, TERMINAL
-from engine.games.mountainhome import Mountainhome, MissingRuleError
+from engine.games.mountainhome import MissingRuleError, Mountainhome
 from engine.games.mountainhome import tables as T
 from engine.games.mountainhome.state import MountainhomeState
 
@@ -60,7 +60,7 @@ def new_game(
     for seat in range(players - 1, -1, -1):
         act(state, seat, "choose_legendary", card=legends[seat])
     for seat in range(players):
-        due = state.pdata
+        due = state.prompt_data
         cards = [state.names[c] for c in due[2]]
         if decks and seat in decks:
             order = _order_with_top(cards, decks[seat])
@@ -68,16 +68,16 @@ def new_game(
             order = _order_with_top(cards, (hands or {}).get(seat, []))
         chance(state, {"kind": "shuffle", "pile": f"draw:{seat}", "order": order})
     for pool, wanted in (("dwarves", dwarves), ("events", events), ("recurring", recurring)):
-        due = state.pdata
+        due = state.prompt_data
         cards = [state.names[c] for c in due[2]]
         k = due[3]
         wanted = list(wanted or [])
         pick = wanted + [c for c in cards if c not in wanted][: k - len(wanted)]
-        chance(state, {"kind": "select", "pool": pool, "cards": sorted(pick, key=state.lay.index.get)})
+        chance(state, {"kind": "select", "pool": pool, "cards": sorted(pick, key=state.layout.index.get)})
     cards = [state.names[c] for c in state.chance_cards()]
     chance(state, {"kind": "shuffle", "pile": "exploration", "order": _order_with_top(cards, explore or [])})
     while state.current_player() == CHANCE:
-        due = state.pdata
+        due = state.prompt_data
         cards = [state.names[c] for c in state.chance_cards()]
         chance(state, {"kind": "shuffle", "pile": state._pile_name(due[1]), "order": _order_with_top(
             cards, [c for c in (shop or []) if c in cards])})
@@ -86,8 +86,8 @@ def new_game(
 
 def settle(state: MountainhomeState) -> None:
     """Resolve pending reshuffles with the discard pile's own order (bottom card ends on top)."""
-    while state.current_player() == CHANCE and state.pdata[0] == "shuffle":
-        due = state.pdata
+    while state.current_player() == CHANCE and state.prompt_data[0] == "shuffle":
+        due = state.prompt_data
         chance(state, {"kind": "shuffle", "pile": state._pile_name(due[1]), "order": [state.names[c] for c in state.chance_cards()]})
 
 
@@ -96,7 +96,7 @@ def names(state: MountainhomeState, cards: Iterable[int]) -> list[str]:
 
 
 def inst(state: MountainhomeState, name: str) -> int:
-    return state.lay.index[name] if name in state.lay.index else state.names.index(name)
+    return state.layout.index[name] if name in state.layout.index else state.names.index(name)
 
 
 def play_random(state: MountainhomeState, rng: random.Random, max_events: int = 100_000) -> tuple[int, bool]:
@@ -189,3 +189,9 @@ def store(state: MountainhomeState, building: str, card: str) -> None:
 def at_action_step(players: int = 2, **kwargs: Any) -> MountainhomeState:
     """A fresh game at seat 0's first action step (see new_game for the arguments)."""
     return new_game(players, **kwargs)
+
+
+def end_turn(state, seat: int) -> None:  # noqa: ANN001
+    """``seat`` ends its action step, and every automatic step after it runs."""
+    act(state, seat, "end_action_step")
+    settle(state)

@@ -374,10 +374,10 @@ def test_an_anonymous_visitor_can_watch_a_match(alice, bob):
 def test_opening_a_match_page_requeues_a_stalled_bot_turn(alice, monkeypatch):
     from datetime import timedelta
 
-    from games import tasks
+    from games import dispatch
 
     queued = []
-    monkeypatch.setattr(tasks.play_bot_turn, "delay", lambda *args: queued.append(args))
+    monkeypatch.setattr(dispatch, "bot_turn", lambda *args, **options: queued.append(args))
     match = services.create_match(user=alice, game_id=MG, seats=[{"human": True}, {"bot": "random"}], options={})
     client = client_for(alice)
     while not selectors.get_match(match.pk).bot_to_move:

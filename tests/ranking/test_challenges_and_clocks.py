@@ -9,7 +9,7 @@ import pytest
 from games.errors import BadRequest, Conflict, Forbidden
 from games.models import Match
 from games.ranking import challenges
-from games.ranking.clocks import ClockFold, normalize_time_control, time_control_key
+from games.clocks import ClockFold, normalize_time_control, time_control_key
 from games.ranking.models import Challenge
 
 T0 = datetime(2026, 1, 1, 12, tzinfo=timezone.utc)

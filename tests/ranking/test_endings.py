@@ -10,9 +10,8 @@ import pytest
 from engine import all_games
 from games import selectors, services
 from games.errors import Conflict, Forbidden
-from games.models import Event, Match, Seat
-from games.ranking import services as ranked
-from games.ranking.models import MatchClock, Rating, RatingChange
+from games.models import Event, Match, MatchClock, Seat
+from games.ranking.models import Rating, RatingChange
 from games.verify import verify_match
 
 from .conftest import everyone_moves_once, move_once, new_match
@@ -130,10 +129,10 @@ def test_a_two_player_timeout_ends_the_match_with_no_client_connected(alice, bob
     everyone_moves_once(match.pk, [alice, bob])
     match = Match.objects.get(pk=match.pk)
     on_move = match.to_move[0]
-    assert ranked.check_timeout(match.pk, seq=match.seq) == "in_time"
+    assert services.check_timeout(match.pk, seq=match.seq) == "in_time"
     _wait_past_deadline(match)
-    # What the scheduled Celery task runs (games.ranking.tasks.check_timeout):
-    from games.ranking.tasks import check_timeout
+    # What the scheduled Celery task runs (games.tasks.check_timeout):
+    from games.tasks import check_timeout
 
     assert check_timeout(match.pk, match.seq) == "timeout"
     match = Match.objects.get(pk=match.pk)
@@ -148,7 +147,7 @@ def test_a_two_player_timeout_ends_the_match_with_no_client_connected(alice, bob
 def test_a_timeout_before_every_player_moved_aborts_the_match(alice, bob):
     match = new_match([alice, bob], time_control={"kind": "realtime", "base": 1, "increment": 0})
     _wait_past_deadline(match)
-    assert ranked.sweep_timeouts() == {match.pk: "aborted"}
+    assert services.sweep_timeouts() == {match.pk: "aborted"}
     match = Match.objects.get(pk=match.pk)
     assert match.ending == "aborted" and match.result is None and verify_match(match).ok
 
@@ -160,7 +159,7 @@ def test_a_four_player_timeout_hands_the_seat_to_a_bot(alice, bob, carol, dave):
     match = Match.objects.get(pk=match.pk)
     on_move = match.to_move[0]
     _wait_past_deadline(match)
-    assert ranked.sweep_timeouts() == {match.pk: "timeout"}
+    assert services.sweep_timeouts() == {match.pk: "timeout"}
     match = Match.objects.get(pk=match.pk)
     assert match.status == "active" and match.bot_to_move
     seat = Seat.objects.get(match=match, index=on_move)

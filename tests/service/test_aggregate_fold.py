@@ -11,7 +11,7 @@ import pytest
 from engine import get_game
 from games import projection
 from games.aggregate import ENGINE_TYPES, MatchAggregate
-from games.ranking.clocks import ClockFold
+from games.clocks import ClockFold
 
 T0 = datetime(2026, 11, 25, 6, 0, tzinfo=timezone.utc)
 SEED = bytes(range(32))

@@ -197,13 +197,13 @@ def test_a_rolled_back_command_does_not_poison_the_cache(backend, alice, bob, mo
     before = selectors.load_aggregate(match)
     seat, action = random_move(match, random.Random(2))
 
-    def failing_hook(match, aggregate, seats, rows):  # noqa: ANN001, ANN202
+    def failing_deadline(match, aggregate):  # noqa: ANN001, ANN202 - runs in the saving transaction, after the append
         raise RuntimeError("the database went away after the append")
 
-    monkeypatch.setattr(services, "AFTER_SAVE_HOOKS", [*services.AFTER_SAVE_HOOKS, failing_hook])
+    monkeypatch.setattr(services, "_update_deadline", failing_deadline)
     with pytest.raises(RuntimeError):
         services.submit_action(match_id=match.pk, user=(alice, bob)[seat], action=action, expected_seq=before.seq)
-    monkeypatch.setattr(services, "AFTER_SAVE_HOOKS", [h for h in services.AFTER_SAVE_HOOKS if h is not failing_hook])
+    monkeypatch.undo()
     assert Event.objects.filter(match_id=match.pk).count() == before.seq  # nothing stored
     again = selectors.load_aggregate(match)
     assert again.seq == before.seq and again.last_hash == before.last_hash

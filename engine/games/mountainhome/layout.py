@@ -1,7 +1,7 @@
 """Card instances of one game (§23.2): built once per (player count, shop profile).
 
 Instances are ints.  ``kinds[i]`` is the card kind (an index into ``cards.CARDS``),
-``names[i]`` the ``id#k`` spelling and ``knum[i]`` the ``k``.  The instances are
+``names[i]`` the ``id#k`` spelling and ``kind_numbers[i]`` the ``k``.  The instances are
 listed in the §23.2 creation order, except that the eight legendaries (one
 copy each, always ``#1``) come first so that every seat's pick can be named
 before the start decks exist.  Hoards and Hangovers made during play are
@@ -30,7 +30,7 @@ class Layout:
         "profile",
         "kinds",
         "names",
-        "knum",
+        "kind_numbers",
         "index",
         "deck",
         "legendary_inst",
@@ -56,10 +56,10 @@ class Layout:
         def make(kind: int) -> int:
             counts[kind] = counts.get(kind, 0) + 1
             kinds.append(kind)
-            knum.append(counts[kind])
+            kind_numbers.append(counts[kind])
             return len(kinds) - 1
 
-        knum: list[int] = []
+        kind_numbers: list[int] = []
         self.legendary_inst = {kind: make(kind) for kind in LEGENDARIES}
         # 1. start decks, seat by seat, in start-deck order (the legendary is added at the pick)
         self.deck: list[list[int]] = []
@@ -102,8 +102,8 @@ class Layout:
         else:
             self.shop_tier_names = ["shop:basic", "shop:advanced", "shop:project"]
         self.kinds = tuple(kinds)
-        self.knum = tuple(knum)
-        self.names = tuple(f"{KID[k]}#{n}" for k, n in zip(kinds, knum))
+        self.kind_numbers = tuple(kind_numbers)
+        self.names = tuple(f"{KID[k]}#{n}" for k, n in zip(kinds, kind_numbers))
         self.index = {name: i for i, name in enumerate(self.names)}
         self.nbase = len(kinds)
         self.counts = dict(counts)

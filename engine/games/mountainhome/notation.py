@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core import IllegalActionError, NotationError
 from . import tables as T
-from .state import (
+from .constants import (
     A_BID,
     A_BUY,
     A_BUYBACK,
@@ -18,6 +18,7 @@ from .state import (
     A_END,
     A_FREL,
     A_HOARD,
+    A_HUT,
     A_LAIR,
     A_OFFER,
     A_PASS,
@@ -25,53 +26,53 @@ from .state import (
     A_PLACE,
     A_PLAY,
     A_PLAYACT,
-    A_READY,
     A_REACT,
+    A_READY,
     A_TACCEPT,
     A_TAP,
     A_TDECLINE,
     A_TRASH,
     C_BALDUR,
     C_BOAT,
-    C_FOOLS,
-    C_LOKI,
-    C_MINECARTS,
-    C_PILING,
-    C_POLITICS,
-    K_PANDA,
-    K_WIZARD,
-    P_ONBID,
     C_CAV_BUILD,
     C_CAV_RES,
     C_DRAGON,
+    C_FOOLS,
     C_FORTRESS,
     C_GOBLINS,
     C_GOLEMS,
+    C_LOKI,
+    C_MINECARTS,
     C_PARTY,
+    C_PILING,
+    C_POLITICS,
     C_REORG_N,
     C_REORG_PUT,
-    A_HUT,
-    P_CHOOSE,
     K_BALDUR,
-    K_BOAT,
     K_DUNGEON,
     K_DWELLING,
     K_HALL,
     K_MARG,
     K_ORI,
+    K_PANDA,
     K_PAWNSHOP,
     K_THORVALD,
     K_WAREHOUSE,
+    K_WIZARD,
     K_WORKSHOP,
     OPT_DOUBLE,
     OPT_GAIN,
+    P_CHOOSE,
+    P_ONBID,
     PILE_EXPLORATION,
     PILE_SHOP,
     POOLS,
     VERB_CODES,
     VERBS,
-    MountainhomeState,
 )
+
+if TYPE_CHECKING:
+    from .state import MountainhomeState
 
 RES = T.RES_NAMES
 OPTIONS = ("gain", "double")
@@ -101,18 +102,18 @@ class Codec:
     """Encodes and decodes for one state (instance names depend on the game)."""
 
     def __init__(self, state: MountainhomeState) -> None:
-        self.st = state
+        self.state = state
 
     # ---------------------------------------------------------------- names
 
     def card(self, data: Any, field: str = "card") -> int:
-        st = self.st
+        state = self.state
         if not isinstance(data, str):
             raise NotationError(f"'{field}' must be a card instance id like 'shinies-2#1', not {data!r}")
-        inst = st.lay.index.get(data)
+        inst = state.layout.index.get(data)
         if inst is None:
             try:
-                inst = st.names.index(data, st.lay.nbase)
+                inst = state.names.index(data, state.layout.nbase)
             except ValueError:
                 raise NotationError(f"'{field}': {data!r} is not a card of this game") from None
         return inst
@@ -121,25 +122,25 @@ class Codec:
         return -1 if data is None else self.card(data, field)
 
     def seat(self, data: Any, field: str) -> int:
-        if type(data) is not int or not 0 <= data < self.st.n:
-            raise NotationError(f"'{field}' must be a seat 0..{self.st.n - 1}, not {data!r}")
+        if type(data) is not int or not 0 <= data < self.state.n:
+            raise NotationError(f"'{field}' must be a seat 0..{self.state.n - 1}, not {data!r}")
         return data
 
     def n(self, c: int) -> str | None:
-        return None if c < 0 else self.st.names[c]
+        return None if c < 0 else self.state.names[c]
 
     # ---------------------------------------------------------------- actions
 
     def action_to_json(self, seat: int, a: tuple) -> dict[str, Any]:
-        st = self.st
+        state = self.state
         verb = a[0]
         out: dict[str, Any] = {"do": VERBS[verb]}
-        names = st.names
+        names = state.names
         if verb == A_PICK:
             out["card"] = T.KID[a[1]]
         elif verb == A_PLAYACT:
             out["card"] = names[a[1]]
-            kind = st.kind[a[1]]
+            kind = state.kind[a[1]]
             if kind == K_WIZARD:
                 out["building"] = names[a[2]]
             elif kind == K_PANDA:
@@ -148,7 +149,7 @@ class Codec:
             out["card"] = names[a[1]]
         elif verb == A_DWARF:
             out["card"] = names[a[1]]
-            kind = st.kind[a[1]]
+            kind = state.kind[a[1]]
             if kind in T.LABOURER_OPTIONS:
                 out["res"] = RES[a[2]]
             elif kind in T.RENOWNED:
@@ -165,7 +166,7 @@ class Codec:
         elif verb == A_TAP:
             b = a[1]
             out["building"] = names[b]
-            kind = st.kind[b]
+            kind = state.kind[b]
             if kind in T.MULTIPLIER:
                 out["n"] = a[2]
             elif kind in K_HALL:
@@ -203,7 +204,7 @@ class Codec:
         return out
 
     def choose_json(self, a: tuple) -> dict[str, Any]:
-        names = self.st.names
+        names = self.state.names
         what = a[1]
         if what in (C_BOAT, C_PILING, C_FOOLS, C_POLITICS):
             return {"card": names[a[2]]}
@@ -238,12 +239,12 @@ class Codec:
         raise NotationError(f"unknown choose payload {a!r}")
 
     def source_json(self, src: tuple) -> dict[str, Any]:
-        names = self.st.names
+        names = self.state.names
         if src[0] == 0:
             return {"card": names[src[1]]}
         if src[0] == 1:
             out: dict[str, Any] = {"tap": names[src[1]]}
-            if self.st.kind[src[1]] in T.MULTIPLIER:
+            if self.state.kind[src[1]] in T.MULTIPLIER:
                 out["n"] = src[2]
             return out
         if src[0] == 2:
@@ -259,7 +260,7 @@ class Codec:
             return (0, self.card(data["card"]))
         if "tap" in data:
             b = self.card(data["tap"], "tap")
-            if self.st.kind[b] in T.MULTIPLIER:
+            if self.state.kind[b] in T.MULTIPLIER:
                 n = data.get("n")
                 if type(n) is not int or n < 1:
                     raise NotationError("a variable tap needs 'n' >= 1")
@@ -274,10 +275,10 @@ class Codec:
         raise NotationError(f"unknown source {data!r}")
 
     def use_json(self, use: tuple) -> dict[str, Any]:
-        names = self.st.names
+        names = self.state.names
         if use[0] == 0:
             out: dict[str, Any] = {"tap": names[use[1]]}
-            if self.st.kind[use[1]] in T.MULTIPLIER:
+            if self.state.kind[use[1]] in T.MULTIPLIER:
                 out["n"] = use[2]
             return out
         if use[0] == 1:
@@ -289,12 +290,12 @@ class Codec:
             raise NotationError(f"a use must be an object, not {data!r}")
         if "tap" in data:
             b = self.card(data["tap"], "tap")
-            if self.st.kind[b] in T.MULTIPLIER:
+            if self.state.kind[b] in T.MULTIPLIER:
                 n = data.get("n")
                 if type(n) is not int or n < 1:
                     raise NotationError(f"the use of {data['tap']} needs a whole number 'n' >= 1")
                 return (0, b, n)
-            if self.st.kind[b] == K_PAWNSHOP:
+            if self.state.kind[b] == K_PAWNSHOP:
                 raise NotationError("a Pawn Shop use is written {\"pawn\": building, \"card\": id}")
             return (0, b, 0)
         if "pawn" in data:
@@ -304,7 +305,7 @@ class Codec:
         raise NotationError(f"a use is {{'tap'}}, {{'pawn','card'}} or {{'hoard','res'}}, not {data!r}")
 
     def action_from_json(self, seat: int, data: Any) -> tuple:
-        st = self.st
+        state = self.state
         if not isinstance(data, dict) or not isinstance(data.get("do"), str):
             raise NotationError(f"an action must be an object with a 'do' verb, not {data!r}")
         verb = VERB_CODES.get(data["do"])
@@ -319,7 +320,7 @@ class Codec:
         if verb in (A_PLAY, A_PLACE, A_LAIR, A_FREL, A_PLAYACT, A_CAVERN, A_REACT):
             if verb == A_PLAYACT:
                 card = self.card(get("card"))
-                kind = st.kind[card]
+                kind = state.kind[card]
                 if kind == K_WIZARD:
                     return (A_PLAYACT, card, self.card(get("building"), "building"))
                 if kind == K_PANDA:
@@ -327,14 +328,14 @@ class Codec:
                     if not isinstance(moves, list) or any(not isinstance(m, dict) for m in moves):
                         raise NotationError("Trash Panda needs 'moves': a list of {card, to}")
                     decoded = tuple(sorted((self.card(m.get("card")), self.seat(m.get("to"), "to")) for m in moves))
-                    return (A_PLAYACT, card, decoded, st.nact)
+                    return (A_PLAYACT, card, decoded, state.nact)
                 return (A_PLAYACT, card)
             return (verb, self.card(get("card")))
         if verb in (A_END, A_PASS, A_READY, A_TDECLINE):
             return (verb,)
         if verb == A_DWARF:
             card = self.card(get("card"))
-            kind = st.kind[card]
+            kind = state.kind[card]
             if kind in T.LABOURER_OPTIONS:
                 return (A_DWARF, card, _res(get("res")))
             if kind in T.RENOWNED:
@@ -368,7 +369,7 @@ class Codec:
             return (A_DWELL, b, t, self._pay_for((t,), get("pay")))
         if verb == A_TAP:
             b = self.card(get("building"), "building")
-            kind = st.kind[b]
+            kind = state.kind[b]
             if kind in T.MULTIPLIER:
                 n = get("n")
                 if type(n) is not int or n < 1:
@@ -418,7 +419,7 @@ class Codec:
             uses = get("uses", [])
             if not isinstance(cards, list) or not isinstance(uses, list):
                 raise NotationError("commit_bid needs 'cards' and 'uses' lists")
-            return (A_BID, tuple(self.card(c, "cards") for c in cards), tuple(self.use_from_json(u) for u in uses), st.nact)
+            return (A_BID, tuple(self.card(c, "cards") for c in cards), tuple(self.use_from_json(u) for u in uses), state.nact)
         if verb == A_TRASH:
             target = self.seat(get("for"), "for") if "for" in data else -1
             return (A_TRASH, self.card(get("card")), target)
@@ -437,19 +438,19 @@ class Codec:
         if verb == A_TACCEPT:
             if "give" in data:
                 return (A_TACCEPT, self.card(get("give"), "give"))
-            if st.pk == 7 and st.pdata[2] >= 0:  # want names a card id: the lowest-numbered instance (MH-76)
-                mine = [c for c in st.hand[seat] if st.kind[c] == st.pdata[2]]
+            if state.prompt == 7 and state.prompt_data[2] >= 0:  # want names a card id: the lowest-numbered instance (MH-76)
+                mine = [c for c in state.hand[seat] if state.kind[c] == state.prompt_data[2]]
                 if not mine:
-                    raise IllegalActionError(f"seat {seat} has no {T.KID[st.pdata[2]]} to give")
-                return (A_TACCEPT, min(mine, key=lambda c: st.knum[c]))
+                    raise IllegalActionError(f"seat {seat} has no {T.KID[state.prompt_data[2]]} to give")
+                return (A_TACCEPT, min(mine, key=lambda c: state.kind_numbers[c]))
             raise NotationError("trade_accept needs 'give' when the offer wants \"any\"")
         raise NotationError(f"unknown verb {data['do']!r}")
 
     def choose_from_json(self, data: dict) -> tuple:
-        st = self.st
-        if st.pk not in (P_CHOOSE, P_ONBID):
+        state = self.state
+        if state.prompt not in (P_CHOOSE, P_ONBID):
             raise IllegalActionError("'choose' answers a choose prompt, and none is open")
-        what = st.pdata[0]
+        what = state.prompt_data[0]
         get = data.get
         if what in (C_PILING, C_FOOLS, C_POLITICS):
             return (A_CHOOSE, what, self.card(get("card")))
@@ -484,7 +485,7 @@ class Codec:
                 sources = get("sources")
                 if not isinstance(sources, list):
                     raise NotationError("'sources' must be a list")
-                return (A_CHOOSE, C_GOBLINS, 2, tuple(self.source_from_json(x) for x in sources), st.nact)
+                return (A_CHOOSE, C_GOBLINS, 2, tuple(self.source_from_json(x) for x in sources), state.nact)
             raise NotationError("Goblins 'option' must be 'tap', 'discard' or 'pay'")
         if what == C_REORG_N:
             n = get("n")
@@ -504,7 +505,7 @@ class Codec:
             sources = get("sources")
             if get("option") != "fortress" or not isinstance(sources, list):
                 raise NotationError("the Fortress capture is {\"option\": \"fortress\", \"sources\": [...]}")
-            return (A_CHOOSE, C_FORTRESS, tuple(self.source_from_json(x) for x in sources), st.nact)
+            return (A_CHOOSE, C_FORTRESS, tuple(self.source_from_json(x) for x in sources), state.nact)
         if what == C_PARTY:
             if get("explore") is not True:
                 raise NotationError("the Party exploration is {\"explore\": true}; send pass to decline")
@@ -515,15 +516,15 @@ class Codec:
         """The pay object, or the typed cost when it may be left out (§5.2)."""
         if data is not None:
             return _pay(data)
-        st = self.st
+        state = self.state
         total = [0, 0, 0, 0]
         seen: dict[int, int] = {}
         for b in buildings:
-            steps = T.KSTEPS[st.kind[b]]
-            p = st.prog.get(b, 0) + seen.get(b, 0)
+            steps = T.KSTEPS[state.kind[b]]
+            p = state.prog.get(b, 0) + seen.get(b, 0)
             seen[b] = seen.get(b, 0) + 1
             if p >= len(steps):
-                raise IllegalActionError(f"{st.names[b]} has no step left to build")
+                raise IllegalActionError(f"{state.names[b]} has no step left to build")
             for i in range(4):
                 total[i] += steps[p][i]
         if total[3]:
@@ -533,11 +534,11 @@ class Codec:
     # ---------------------------------------------------------------- chance
 
     def chance_to_json(self, o: tuple) -> dict[str, Any]:
-        names = self.st.names
+        names = self.state.names
         if o[0] == "assign":
             return {"kind": "assign_legendaries", "cards": [T.KID[k] for k in o[1]]}
         if o[0] == "shuffle":
-            return {"kind": "shuffle", "pile": self.st._pile_name(o[1]), "order": [names[c] for c in o[2]]}
+            return {"kind": "shuffle", "pile": self.state._pile_name(o[1]), "order": [names[c] for c in o[2]]}
         if o[0] == "select":
             return {"kind": "select", "pool": POOLS[o[1]], "cards": [names[c] for c in o[2]]}
         if o[0] == "insert":
@@ -594,10 +595,28 @@ class Codec:
 
     def _pile(self, pile: Any) -> int:
         if isinstance(pile, str):
-            if pile.startswith("draw:") and pile[5:].isdigit() and int(pile[5:]) < self.st.n:
+            if pile.startswith("draw:") and pile[5:].isdigit() and int(pile[5:]) < self.state.n:
                 return int(pile[5:])
             if pile == "exploration":
                 return PILE_EXPLORATION
-            if pile in self.st.lay.shop_tier_names:
-                return PILE_SHOP + self.st.lay.shop_tier_names.index(pile)
+            if pile in self.state.layout.shop_tier_names:
+                return PILE_SHOP + self.state.layout.shop_tier_names.index(pile)
         raise NotationError(f"{pile!r} is not a pile of this game")
+
+
+class CodecMixin:
+    """The record codec as methods of the state (the engine protocol's ``*_to_json`` / ``*_from_json``)."""
+
+    __slots__ = ()
+
+    def action_to_json(self, seat: int, action: Any) -> dict[str, Any]:
+        return Codec(self).action_to_json(seat, action)
+
+    def action_from_json(self, seat: int, data: Any) -> Any:
+        return Codec(self).action_from_json(seat, data)
+
+    def chance_to_json(self, outcome: Any) -> dict[str, Any]:
+        return Codec(self).chance_to_json(outcome)
+
+    def chance_from_json(self, data: Any) -> Any:
+        return Codec(self).chance_from_json(data)

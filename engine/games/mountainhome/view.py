@@ -19,25 +19,28 @@ block structure of the hidden piles (see docs/games/mountainhome.md).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
-from ...core import RandomSource
+from ...core import CHANCE, RandomSource
 from . import tables as T
-from .state import (
-    PILE_EXPLORATION,
+from .bidding import Bid
+from .constants import (
+    A_BID,
+    A_CHOOSE,
+    A_REACT,
+    A_TRASH,
     C_BALDUR,
     C_GOLEMS,
-    P_CHANCE,
+    C_REORG_PUT,
     P_CHOOSE,
-    P_COMMIT,
     P_KARINA,
     P_LAGERTHA,
     P_TRASH,
-    POOLS,
     PROMPT_NAMES,
-    Bid,
-    MountainhomeState,
 )
+
+if TYPE_CHECKING:
+    from .state import MountainhomeState
 
 
 def _j(value: Any) -> Any:
@@ -62,79 +65,79 @@ def _unblocks(data: list) -> list[tuple]:
     return [(tuple(cands), count) for cands, count in data]
 
 
-def _pdata(st: MountainhomeState) -> Any:
-    return _j(st.pdata)  # chance prompts never hold hidden cards (see MountainhomeState.chance_cards)
+def _pdata(state: MountainhomeState) -> Any:
+    return _j(state.prompt_data)  # chance prompts never hold hidden cards (see MountainhomeState.chance_cards)
 
 
-def observation(st: MountainhomeState, seat: int | None) -> dict[str, Any]:
-    n = st.n
-    names = st.names
-    bid = st.bid
+def observation(state: MountainhomeState, seat: int | None) -> dict[str, Any]:
+    n = state.n
+    names = state.names
+    bid = state.bid
     revealed = bid is not None and bid.stage >= 2
 
     def nm(cards: list[int] | tuple[int, ...]) -> list[str]:
         return [names[c] for c in cards]
 
-    hidden = [sorted(st.hand[s] + st.draw[s]) for s in range(n)]
-    scores = st.scores()
+    hidden = [sorted(state.hand[s] + state.draw[s]) for s in range(n)]
+    scores = state.scores()
     players = []
     for s in range(n):
         town = []
-        for b in st.town[s]:
+        for b in state.town[s]:
             town.append({
                 "card": names[b],
-                "steps": st.prog.get(b, 0),
-                "of": len(T.KSTEPS[st.kind[b]]),
-                "finished": st.finished(b),
-                "tapped": st.tapped.get(b, True),
-                "stored": nm(st.stored.get(b, [])),
+                "steps": state.prog.get(b, 0),
+                "of": len(T.KSTEPS[state.kind[b]]),
+                "finished": state.finished(b),
+                "tapped": state.tapped.get(b, True),
+                "stored": nm(state.stored.get(b, [])),
             })
         players.append({
             "seat": s,
-            "legendary": T.KID[st.legend[s]] if st.legend[s] >= 0 else None,
-            "hand": nm(st.hand[s]) if seat == s else None,
-            "hand_size": len(st.hand[s]),
-            "hand_known": nm(st.hknown[s]),
-            "draw_size": len(st.draw[s]),
-            "discard": nm(st.disc[s]),
+            "legendary": T.KID[state.legend[s]] if state.legend[s] >= 0 else None,
+            "hand": nm(state.hand[s]) if seat == s else None,
+            "hand_size": len(state.hand[s]),
+            "hand_known": nm(state.hknown[s]),
+            "draw_size": len(state.draw[s]),
+            "discard": nm(state.disc[s]),
             "town": town,
             "vp": scores[s],
-            "tokens": st.tokens[s],
+            "tokens": state.tokens[s],
         })
-    to_move = list(st.to_move())
-    prompt = PROMPT_NAMES.get(st.pk, "none")
-    pseat = st.pseat
-    pdata = _pdata(st)
-    if st.pk in (P_KARINA, P_LAGERTHA) and seat != st.pseat:
+    to_move = list(state.to_move())
+    prompt = PROMPT_NAMES.get(state.prompt, "none")
+    pseat = state.prompt_seat
+    pdata = _pdata(state)
+    if state.prompt in (P_KARINA, P_LAGERTHA) and seat != state.prompt_seat:
         # §10.5: only the asked seat knows a reaction window is open
         prompt, to_move, pseat = "waiting", [], -1
-        if st.pk == P_LAGERTHA:
+        if state.prompt == P_LAGERTHA:
             pdata = None
     obs: dict[str, Any] = {
         "game": "mountainhome",
         "players": n,
-        "options": dict(st.options),
+        "options": dict(state.options),
         "viewer": seat,
         "prompt": prompt,
         "to_move": to_move,
-        "round": st.round,
-        "turn": st.turn,
-        "active": st.active,
-        "dwarves_found": st.found,
+        "round": state.round,
+        "turn": state.turn,
+        "active": state.active,
+        "dwarves_found": state.found,
         "end_at": n + 2,
         "resolve_at": n,
-        "action_pool": dict(zip(T.RES_NAMES, st.apool)),
+        "action_pool": dict(zip(T.RES_NAMES, state.apool)),
         "seats": players,
-        "shop": {"slots": [names[c] if c >= 0 else None for c in st.slots], "deck_size": len(st.shop)},
-        "exploration_size": len(st.xp),
-        "area": [{"card": names[e], "counters": list(st.counters.get(e, []))} for e in st.area],
-        "fortress": nm(st.fortress),
-        "cavern": [{"card": names[c], "owner": o} for c, o in zip(st.cav, st.cav_owner)],
-        "trash": nm(st.trash),
-        "aside": nm(st.aside),
-        "over": st.over,
-        "turn_flags": {"bought": st.bought, "lair_used": st.lair_used, "offers_to": list(st.offers), "traded": st.traded},
-        "vp_tie_play": {"on": st.tie_mode, "turns_left": st.tie_left},
+        "shop": {"slots": [names[c] if c >= 0 else None for c in state.slots], "deck_size": len(state.shop)},
+        "exploration_size": len(state.xp),
+        "area": [{"card": names[e], "counters": list(state.counters.get(e, []))} for e in state.area],
+        "fortress": nm(state.fortress),
+        "cavern": [{"card": names[c], "owner": o} for c, o in zip(state.cav, state.cav_owner)],
+        "trash": nm(state.trash),
+        "aside": nm(state.aside),
+        "over": state.over,
+        "turn_flags": {"bought": state.bought, "lair_used": state.lair_used, "offers_to": list(state.offers), "traded": state.traded},
+        "vp_tie_play": {"on": state.tie_mode, "turns_left": state.tie_left},
     }
     if bid is not None:
         obs["bid"] = {
@@ -144,7 +147,7 @@ def observation(st: MountainhomeState, seat: int | None) -> dict[str, Any]:
             "committed": [n > 0 for n in bid.ncommit],  # who has sent a commit_bid (not what)
             "pools": [nm(p) for p in bid.pool] if revealed else None,
             "values": list(bid.values) if revealed else None,
-            "my_commit": _commit_json(st, bid.commit[seat]) if seat is not None and bid.commit[seat] else None,
+            "my_commit": _commit_json(state, bid.commit[seat]) if seat is not None and bid.commit[seat] else None,
         }
     # ---- the compact engine section
     commits: list[Any] = []
@@ -152,61 +155,61 @@ def observation(st: MountainhomeState, seat: int | None) -> dict[str, Any]:
         for s in range(n):
             commits.append(_j(bid.commit[s]) if (revealed or s == seat) else None)
     eng: dict[str, Any] = {
-        "extra": [[st.kind[i], st.knum[i]] for i in range(st.lay.nbase, len(st.kind))],
-        "pk": st.pk,
+        "extra": [[state.kind[i], state.kind_numbers[i]] for i in range(state.layout.nbase, len(state.kind))],
+        "pk": state.prompt,
         "pseat": pseat,
         "pdata": pdata,
-        "stack": _j(st.stack),
-        "legend": list(st.legend),
-        "hand": list(st.hand[seat]) if seat is not None else None,
-        "hand_sizes": [len(h) for h in st.hand],
-        "draw_sizes": [len(d) for d in st.draw],
+        "stack": _j(state.stack),
+        "legend": list(state.legend),
+        "hand": list(state.hand[seat]) if seat is not None else None,
+        "hand_sizes": [len(h) for h in state.hand],
+        "draw_sizes": [len(d) for d in state.draw],
         "hidden": hidden,
-        "disc": _j(st.disc),
-        "town": _j(st.town),
-        "prog": sorted([b, p] for b, p in st.prog.items()),
-        "tapped": sorted([b, int(t)] for b, t in st.tapped.items()),
-        "stored": sorted([b, list(c)] for b, c in st.stored.items()),
-        "xsize": len(st.xp),
-        "shopsize": len(st.shop),
-        "slots": list(st.slots),
-        "trash": list(st.trash),
-        "area": list(st.area),
-        "counters": sorted([e, list(c)] for e, c in st.counters.items()),
-        "fortress": list(st.fortress),
-        "cav": list(st.cav),
-        "cav_owner": list(st.cav_owner),
-        "aside": list(st.aside),
-        "aside_owner": list(st.aside_owner),
-        "selected_pools": sorted(st.selected),
+        "disc": _j(state.disc),
+        "town": _j(state.town),
+        "prog": sorted([b, p] for b, p in state.prog.items()),
+        "tapped": sorted([b, int(t)] for b, t in state.tapped.items()),
+        "stored": sorted([b, list(c)] for b, c in state.stored.items()),
+        "xsize": len(state.xp),
+        "shopsize": len(state.shop),
+        "slots": list(state.slots),
+        "trash": list(state.trash),
+        "area": list(state.area),
+        "counters": sorted([e, list(c)] for e, c in state.counters.items()),
+        "fortress": list(state.fortress),
+        "cav": list(state.cav),
+        "cav_owner": list(state.cav_owner),
+        "aside": list(state.aside),
+        "aside_owner": list(state.aside_owner),
+        "selected_pools": sorted(state.selected),
         "scalars": [
-            st.round, st.turn, st.active, st.found, st.apool[0], st.apool[1], st.apool[2], int(st.bought),
-            int(st.lair_used), int(st.traded), st.piling, int(st.tie_mode), st.tie_left, int(st.over), st.nact,
+            state.round, state.turn, state.active, state.found, state.apool[0], state.apool[1], state.apool[2], int(state.bought),
+            int(state.lair_used), int(state.traded), state.piling, int(state.tie_mode), state.tie_left, int(state.over), state.nact,
         ],
-        "tokens": list(st.tokens),
-        "offers": list(st.offers),
-        "doubled": list(st.doubled),
-        "bid": _bid_json(st, bid, seat, commits) if bid is not None else None,
-        "bid_stack": [_bid_json(st, b, seat, [_j(c) for c in b.commit]) for b in st.bid_stack],
-        "xblocks": _blocks(st.xblocks),
-        "sblocks": _blocks(st.sblocks),
-        "dblocks": [_blocks(b) for b in st.dblocks],
-        "hknown": _j(st.hknown),
-        "private": _j(sorted(st.private[seat].items())) if seat is not None else None,
+        "tokens": list(state.tokens),
+        "offers": list(state.offers),
+        "doubled": list(state.doubled),
+        "bid": _bid_json(state, bid, seat, commits) if bid is not None else None,
+        "bid_stack": [_bid_json(state, b, seat, [_j(c) for c in b.commit]) for b in state.bid_stack],
+        "xblocks": _blocks(state.xblocks),
+        "sblocks": _blocks(state.sblocks),
+        "dblocks": [_blocks(b) for b in state.dblocks],
+        "hknown": _j(state.hknown),
+        "private": _j(sorted(state.private[seat].items())) if seat is not None else None,
     }
     obs["engine"] = eng
     return obs
 
 
-def _commit_json(st: MountainhomeState, commit: tuple) -> dict[str, Any]:
+def _commit_json(state: MountainhomeState, commit: tuple) -> dict[str, Any]:
     from .notation import Codec
 
-    codec = Codec(st)
-    return {"cards": [st.names[c] for c in commit[0]], "uses": [codec.use_json(u) for u in commit[1]]}
+    codec = Codec(state)
+    return {"cards": [state.names[c] for c in commit[0]], "uses": [codec.use_json(u) for u in commit[1]]}
 
 
-def _bid_json(st: MountainhomeState, bid: Bid, seat: int | None, commits: list) -> dict[str, Any]:
-    sealed_trash = st.pk == P_TRASH and st.bid is bid
+def _bid_json(state: MountainhomeState, bid: Bid, seat: int | None, commits: list) -> dict[str, Any]:
+    sealed_trash = state.prompt == P_TRASH and state.bid is bid
     return {
         "kind": bid.kind, "prize": bid.prize, "owner": bid.owner, "target": bid.target, "starter": bid.starter,
         "stage": bid.stage, "pool": _j(bid.pool), "bres": _j(bid.bres), "commit": commits,
@@ -312,108 +315,100 @@ def determinizer(game: Any, obs: Mapping[str, Any], seat: int) -> Callable[[Rand
 
 def _parse(game: Any, obs: Mapping[str, Any], seat: int) -> tuple[MountainhomeState, tuple]:
     """Everything of the observation but the hidden cards: a template state and what the deal needs."""
-    from .layout import layout
 
     eng = obs["engine"]
     n = obs["players"]
     options = dict(obs["options"])
-    st = MountainhomeState.__new__(MountainhomeState)
-    st.game = game
-    st.players = st.n = n
-    st.options = options
-    lay = st.lay = layout(n, options["shop_profile"])
-    st.kind = list(lay.kinds)
-    st.knum = list(lay.knum)
-    st.names = list(lay.names)
-    st.created = dict(lay.counts)
+    state = game.blank_state(n, options)
+    lay = state.layout
     for kind, num in eng["extra"]:
-        st.kind.append(kind)
-        st.knum.append(num)
-        st.names.append(f"{T.KID[kind]}#{num}")
-        st.created[kind] = max(st.created.get(kind, 0), num)
-    st.pk = eng["pk"]
-    st.pseat = eng["pseat"]
-    st.stack = list(_t(eng["stack"]))
-    st.legend = list(eng["legend"])
-    st.disc = [list(z) for z in eng["disc"]]
-    st.town = [list(z) for z in eng["town"]]
-    st.prog = {b: p for b, p in eng["prog"]}
-    st.tapped = {b: bool(t) for b, t in eng["tapped"]}
-    st.stored = {b: list(c) for b, c in eng["stored"]}
-    st.slots = list(eng["slots"])
-    st.trash = list(eng["trash"])
-    st.area = list(eng["area"])
-    st.counters = {e: list(c) for e, c in eng["counters"]}
-    st.fortress = list(eng["fortress"])
-    st.cav = list(eng["cav"])
-    st.cav_owner = list(eng["cav_owner"])
-    st.aside = list(eng["aside"])
-    st.aside_owner = list(eng["aside_owner"])
-    (st.round, st.turn, st.active, st.found, r, s_, b, bought, lair, traded, st.piling, tie, st.tie_left, over,
-     st.nact) = eng["scalars"]
-    st.apool = [r, s_, b]
-    st.bought, st.lair_used, st.traded = bool(bought), bool(lair), bool(traded)
-    st.tie_mode, st.over = bool(tie), bool(over)
-    st.tokens = list(eng["tokens"])
-    st.offers = list(eng["offers"])
-    st.doubled = list(eng["doubled"])
-    st.bid = _bid_from(eng["bid"], n) if eng["bid"] is not None else None
-    st.bid_stack = [_bid_from(b, n) for b in eng["bid_stack"]]
-    st.xblocks = _unblocks(eng["xblocks"])
-    st.sblocks = _unblocks(eng["sblocks"])
-    st.dblocks = [_unblocks(b) for b in eng["dblocks"]]
-    st.hknown = [list(h) for h in eng["hknown"]]
-    st.private = [{} for _ in range(n)]
+        state.kind.append(kind)
+        state.kind_numbers.append(num)
+        state.names.append(f"{T.KID[kind]}#{num}")
+        state.created[kind] = max(state.created.get(kind, 0), num)
+    state.prompt = eng["pk"]
+    state.prompt_seat = eng["pseat"]
+    state.stack = list(_t(eng["stack"]))
+    state.legend = list(eng["legend"])
+    state.disc = [list(z) for z in eng["disc"]]
+    state.town = [list(z) for z in eng["town"]]
+    state.prog = {b: p for b, p in eng["prog"]}
+    state.tapped = {b: bool(t) for b, t in eng["tapped"]}
+    state.stored = {b: list(c) for b, c in eng["stored"]}
+    state.slots = list(eng["slots"])
+    state.trash = list(eng["trash"])
+    state.area = list(eng["area"])
+    state.counters = {e: list(c) for e, c in eng["counters"]}
+    state.fortress = list(eng["fortress"])
+    state.cav = list(eng["cav"])
+    state.cav_owner = list(eng["cav_owner"])
+    state.aside = list(eng["aside"])
+    state.aside_owner = list(eng["aside_owner"])
+    (state.round, state.turn, state.active, state.found, r, s_, b, bought, lair, traded, state.piling, tie, state.tie_left, over,
+     state.nact) = eng["scalars"]
+    state.apool = [r, s_, b]
+    state.bought, state.lair_used, state.traded = bool(bought), bool(lair), bool(traded)
+    state.tie_mode, state.over = bool(tie), bool(over)
+    state.tokens = list(eng["tokens"])
+    state.offers = list(eng["offers"])
+    state.doubled = list(eng["doubled"])
+    state.bid = _bid_from(eng["bid"], n) if eng["bid"] is not None else None
+    state.bid_stack = [_bid_from(b, n) for b in eng["bid_stack"]]
+    state.xblocks = _unblocks(eng["xblocks"])
+    state.sblocks = _unblocks(eng["sblocks"])
+    state.dblocks = [_unblocks(b) for b in eng["dblocks"]]
+    state.hknown = [list(h) for h in eng["hknown"]]
+    state.private = [{} for _ in range(n)]
     if eng["private"] is not None:
-        st.private[seat] = {k: _t(v) for k, v in eng["private"]}
+        state.private[seat] = {k: _t(v) for k, v in eng["private"]}
 
-    st.pdata = _t(eng["pdata"])
-    st.bid = _bid_from(eng["bid"], n) if eng["bid"] is not None else None
+    state.prompt_data = _t(eng["pdata"])
+    state.bid = _bid_from(eng["bid"], n) if eng["bid"] is not None else None
     # ---- a reaction window this seat cannot see: find who is asked, and keep the card in hand
     force: list[set[int]] = [set() for _ in range(n)]
-    if st.pk in (P_KARINA, P_LAGERTHA) and st.pseat < 0:
-        if st.pk == P_KARINA:
+    if state.prompt in (P_KARINA, P_LAGERTHA) and state.prompt_seat < 0:
+        if state.prompt == P_KARINA:
             card = lay.legendary_inst[T.KINDEX["karina"]]
-            askable = [s for s in st.turn_order(st.pdata[0])[1:]]
+            askable = [s for s in state.turn_order(state.prompt_data[0])[1:]]
         else:
             card = lay.legendary_inst[T.KINDEX["lagertha"]]
-            if st.pdata is None:
-                victim, st.pdata = st.threat_context()
+            if state.prompt_data is None:
+                victim, state.prompt_data = state.threat_context()
             else:
-                victim = st.active
+                victim = state.active
             askable = [victim]
         for s in askable:
-            stored = any(card in st.stored.get(b, ()) for b in st.town[s])
+            stored = any(card in state.stored.get(b, ()) for b in state.town[s])
             if stored or card in eng["hidden"][s]:
-                st.pseat = s
+                state.prompt_seat = s
                 if not stored:
                     force[s].add(card)
                 break
-        if st.pseat < 0:
+        if state.prompt_seat < 0:
             raise ValueError(f"observation of seat {seat} shows a reaction window nobody can hold")
 
-    if st.pk == P_CHOOSE and st.pdata and st.pdata[0] == C_GOLEMS:
-        force[st.pseat].add(st.pdata[1])  # the drawn Rocks card waiting for its Golems choice
+    if state.prompt == P_CHOOSE and state.prompt_data and state.prompt_data[0] == C_GOLEMS:
+        force[state.prompt_seat].add(state.prompt_data[1])  # the drawn Rocks card waiting for its Golems choice
 
-    st.hand = [[] for _ in range(n)]
-    st.draw = [[] for _ in range(n)]
-    st.shop = []
-    st.xp = []
-    st.selected = {}
+    state.hand = [[] for _ in range(n)]
+    state.draw = [[] for _ in range(n)]
+    state.shop = []
+    state.xp = []
+    state.selected = {}
     chosen = eng["bid"]["chosen"] if eng["bid"] is not None else None
     context = (eng["hidden"], eng["hand"], eng["hand_sizes"], eng["draw_sizes"], eng["selected_pools"], eng["xsize"],
                chosen, force)
-    return st, context
+    return state, context
 
 
-def _deal(st: MountainhomeState, context: tuple, seat: int, rng: RandomSource) -> MountainhomeState:
+def _deal(state: MountainhomeState, context: tuple, seat: int, rng: RandomSource) -> MountainhomeState:
     """Deal the hidden cards of a parsed template (in place) at random, agreeing with the observation."""
     hidden_sets, own_hand, hand_sizes, draw_sizes, selected_pools, xsize, chosen, force = context
-    n = st.n
-    lay = st.lay
+    n = state.n
+    lay = state.layout
     # ---- hands and draw piles
-    st.hand = [[] for _ in range(n)]
-    st.draw = [[] for _ in range(n)]
+    state.hand = [[] for _ in range(n)]
+    state.draw = [[] for _ in range(n)]
     for j in range(n):
         hidden = list(hidden_sets[j])
         if j == seat:
@@ -423,11 +418,11 @@ def _deal(st: MountainhomeState, context: tuple, seat: int, rng: RandomSource) -
         else:
             hand = []
             pool = set(hidden)
-            forbidden = set(st.hknown[j]) | force[j]
-        blocks = list(st.dblocks[j])
+            forbidden = set(state.hknown[j]) | force[j]
+        blocks = list(state.dblocks[j])
         pinned: list[int] = []
         if j == seat:  # the cards this seat put back on top itself (Reorganisation), top first
-            for card in st.private[seat].get("top", ()):
+            for card in state.private[seat].get("top", ()):
                 cands, count = blocks[-1]
                 blocks[-1] = (cands, count - 1)
                 if count == 1:
@@ -445,54 +440,54 @@ def _deal(st: MountainhomeState, context: tuple, seat: int, rng: RandomSource) -
         for cards in dealt:
             draw.extend(cards)  # already in random order (_sample)
         draw.extend(reversed(pinned))
-        st.draw[j] = draw
+        state.draw[j] = draw
         if j != seat:
             rest = sorted(set(hidden) - set(draw))
-            known = [c for c in st.hknown[j] if c in rest] + sorted(force[j] - set(st.hknown[j]))
+            known = [c for c in state.hknown[j] if c in rest] + sorted(force[j] - set(state.hknown[j]))
             others = _shuffled([c for c in rest if c not in known], rng)
             hand = known + others
-        st.hand[j] = hand
+        state.hand[j] = hand
         if len(hand) != hand_sizes[j] or len(draw) != draw_sizes[j]:
             raise ValueError(f"observation of seat {seat} is inconsistent about seat {j}'s hand and draw pile")
 
     # ---- shop deck
     shop: list[int] = []
-    for cands, count in st.sblocks:
+    for cands, count in state.sblocks:
         shop.extend(_sample(list(cands), count, rng))
-    st.shop = shop
+    state.shop = shop
 
     # ---- pool selections and the exploration pile
     located: set[int] = set()
-    for zone in (st.disc, st.town, st.hand, st.draw):
+    for zone in (state.disc, state.town, state.hand, state.draw):
         for z in zone:
             located.update(z)
-    for cards in st.stored.values():
+    for cards in state.stored.values():
         located.update(cards)
-    located.update(st.trash, st.area, st.fortress, st.cav, st.aside, (c for c in st.slots if c >= 0))
-    for bid in ([st.bid] if st.bid is not None else []) + st.bid_stack:
+    located.update(state.trash, state.area, state.fortress, state.cav, state.aside, (c for c in state.slots if c >= 0))
+    for bid in ([state.bid] if state.bid is not None else []) + state.bid_stack:
         for p in bid.pool:
             located.update(p)
-    for known, _ in st.xblocks:
+    for known, _ in state.xblocks:
         located.update(known)
-    located.update(st.private[seat].get("xtop", ()))  # seen by this seat (Baldur's look)
-    st.selected = {}
-    pools = {0: lay.dwarf_pool(st.legend) if all(k >= 0 for k in st.legend) else [], 1: lay.event_pool, 2: lay.recurring_pool}
+    located.update(state.private[seat].get("xtop", ()))  # seen by this seat (Baldur's look)
+    state.selected = {}
+    pools = {0: lay.dwarf_pool(state.legend) if all(k >= 0 for k in state.legend) else [], 1: lay.event_pool, 2: lay.recurring_pool}
     sizes = {0: T.EXP["dwarves"][str(n)], 1: T.EXP["events"][str(n)], 2: T.EXP["recurring"][str(n)]}
     for p in selected_pools:
         members = pools[p]
         known = [c for c in members if c in located]
         unseen = [c for c in members if c not in located]
-        st.selected[p] = tuple(sorted(known + _sample(unseen, sizes[p] - len(known), rng)))
+        state.selected[p] = tuple(sorted(known + _sample(unseen, sizes[p] - len(known), rng)))
     unknown: list[int] = []
-    if len(st.selected) == 3:
+    if len(state.selected) == 3:
         unknown = [c for c in lay.explore_resources + lay.fixed if c not in located]
         for p in range(3):
-            unknown.extend(c for c in st.selected[p] if c not in located)
+            unknown.extend(c for c in state.selected[p] if c not in located)
     unknown = _shuffled(sorted(unknown), rng)
     xp: list[int] = []
-    xtop = list(st.private[seat].get("xtop", ()))  # this seat's own knowledge of the top cards
+    xtop = list(state.private[seat].get("xtop", ()))  # this seat's own knowledge of the top cards
     unknown = [c for c in unknown if c not in xtop]
-    blocks = [(list(known), count) for known, count in st.xblocks]
+    blocks = [(list(known), count) for known, count in state.xblocks]
     pinned: list[int] = []  # known top cards, top first, taken out of the blocks they sit in
     for card in xtop:
         known, count = blocks[-1]
@@ -507,23 +502,127 @@ def _deal(st: MountainhomeState, context: tuple, seat: int, rng: RandomSource) -
         unknown = unknown[count - len(known) :]
         xp.extend(_shuffled(known + fill, rng) if known else fill)  # ``unknown`` is shuffled already
     xp.extend(reversed(pinned))
-    st.xp = xp
-    if len(xp) != xsize or (st.xblocks and unknown):
-        raise ValueError(f"observation of seat {seat} is inconsistent about the exploration pile ({len(xp)} cards dealt for {xsize}, {len(unknown)} unseen left: {[st.names[c] for c in unknown]})")
-    if st.pk == P_CHOOSE and st.pdata and st.pdata[0] == C_BALDUR and st.pseat != seat:
+    state.xp = xp
+    if len(xp) != xsize or (state.xblocks and unknown):
+        raise ValueError(f"observation of seat {seat} is inconsistent about the exploration pile ({len(xp)} cards dealt for {xsize}, {len(unknown)} unseen left: {[state.names[c] for c in unknown]})")
+    if state.prompt == P_CHOOSE and state.prompt_data and state.prompt_data[0] == C_BALDUR and state.prompt_seat != seat:
         # another seat is looking at the top cards: in this deal, it sees the dealt ones
-        m = min(5, len(st.xp))
-        st.private[st.pseat]["xtop"] = tuple(reversed(st.xp[-m:]))
-    bid = st.bid
+        m = min(5, len(state.xp))
+        state.private[state.prompt_seat]["xtop"] = tuple(reversed(state.xp[-m:]))
+    bid = state.bid
     if bid is not None and bid.stage == 1:
         # another seat's sealed commitment (only "it has committed" is public): any cards it may commit,
         # each kept with probability 1/2 -- without this the deal would show it bidding nothing
         for j in range(n):
             if j != seat and bid.commit[j] is None and bid.ncommit[j] > 0:
-                bid.commit[j] = (tuple(c for c in st.commit_cards_available(j) if rng.randrange(2)), ())
-    if st.bid is not None and chosen:
+                bid.commit[j] = (tuple(c for c in state.commit_cards_available(j) if rng.randrange(2)), ())
+    if state.bid is not None and chosen:
         for target in chosen:  # sealed trash choices of other seats: any eligible card
-            if target not in st.bid.choices:  # sealed: another seat's trash choice, any eligible card
-                eligible = st.eligible(target)
-                st.bid.choices[target] = eligible[rng.randrange(len(eligible))]
-    return st
+            if target not in state.bid.choices:  # sealed: another seat's trash choice, any eligible card
+                eligible = state.eligible(target)
+                state.bid.choices[target] = eligible[rng.randrange(len(eligible))]
+    return state
+
+
+class ObservationMixin:
+    """What each seat may see: the observation, what a seat sees of an event, and redacted record entries."""
+
+    __slots__ = ()
+
+    def observation(self, seat: int | None) -> dict[str, Any]:
+        return observation(self, seat)
+
+    # ------------------------------------------------------------------ what a seat sees of an event (ai/ismcts.py)
+
+    def action_view(self, observer: int, seat: int, action: Any) -> Any:
+        """What ``observer`` sees of ``seat`` doing ``action`` (``seat`` CHANCE: an outcome), before it is applied.
+
+        The same split as :func:`_redact_event` (§20), on engine tuples: shuffle orders, pool selections,
+        insert positions and Thorvald's bottom order are seen only as "that pile was shuffled"; another
+        seat's ``commit_bid``, sealed ``trash`` choice, Reorganisation put-back and Baldur order only as
+        "sealed"; a declined reaction window as nothing (one constant).  Everything else is public.
+        What an event reveals *through its consequences* (cards drawn, the card explored) is not in
+        the event: see :meth:`info_digest`.
+        """
+        if seat == CHANCE:
+            what = action[0]
+            if what == "shuffle":
+                return ("shuffle", action[1])
+            if what == "select":
+                return ("select", action[1])
+            if what == "insert":
+                return ("insert", action[1])
+            if what == "bottom":
+                return ("bottom",)
+            return action  # assign, roll, rtrash, deal: public
+        if seat == observer:
+            return action
+        verb = action[0]
+        if verb == A_BID or verb == A_TRASH:
+            return ("sealed", verb)
+        pk = self.prompt
+        if pk == P_KARINA or pk == P_LAGERTHA:
+            return action if verb == A_REACT else ("sealed",)
+        if verb == A_CHOOSE and pk == P_CHOOSE and (action[1] == C_REORG_PUT or action[1] == C_BALDUR):
+            return ("sealed", A_CHOOSE, action[1])
+        return action
+
+    def info_digest(self, observer: int) -> tuple:
+        """A cheap summary of what ``observer`` sees now (only parts of its observation).
+
+        Used with :meth:`action_view` by ISMCTS to key nodes: after an event, this tells apart the
+        outcomes the observer can tell apart through the event's consequences -- its own new hand
+        after a draw, the explored card (discard piles, the set-aside cards, the shared area), shop
+        refills, the trash, revealed bid pools and values.  Another seat's hand appears only as its
+        size; a reaction window the observer is not asked about does not appear at all (§10.5).
+        """
+        pk = self.prompt
+        pseat = self.prompt_seat
+        if (pk == P_KARINA or pk == P_LAGERTHA) and pseat != observer:
+            pk = pseat = -1
+        bid = self.bid
+        revealed = None
+        if bid is not None and bid.stage >= 2:
+            revealed = (tuple(map(tuple, bid.pool)), tuple(bid.values), bid.winner)
+        trash = self.trash
+        return (
+            pk, pseat, tuple(sorted(self.hand[observer])), tuple(map(len, self.hand)), tuple(map(len, self.draw)),
+            tuple(d[-1] if d else -1 for d in self.disc), tuple(map(len, self.disc)), tuple(self.slots),
+            tuple(self.aside), tuple(self.area), len(trash), trash[-1] if trash else -1, len(self.xp),
+            self.found, tuple(self.apool), revealed,
+        )
+
+
+
+    def redact_event(self, event: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+        """The record entry as ``viewer`` may see it (§20, §23.1); called on the state just before it.
+
+        Hidden from everyone while the match runs: shuffle orders, pool selections, insert positions and
+        Thorvald's bottom order.  Hidden from other seats: a seat's ``commit_bid`` (shown as
+        ``{"do": "commit_bid", "sealed": true}``), its sealed ``trash`` choices, its Reorganisation
+        put-back and Baldur order, and a declined reaction window (``{"sealed": true}``, no seat: the
+        service should not list it at all, since others see nothing when a window is declined).
+        """
+        if "chance" in event:
+            data = event["chance"]
+            kind = data.get("kind") if isinstance(data, dict) else None
+            if kind in ("shuffle", "select", "bottom_order", "insert"):
+                kept = {k: data[k] for k in ("kind", "pile", "pool", "card") if k in data}
+                kept["sealed"] = True
+                return {"chance": kept}
+            return event
+        seat = event.get("player")
+        action = event.get("action")
+        if seat == viewer or not isinstance(action, dict):
+            return event
+        verb = action.get("do")
+        if verb in ("commit_bid", "trash"):
+            return {"player": seat, "action": {"do": verb, "sealed": True}}
+        if self.prompt in (P_KARINA, P_LAGERTHA) and verb == "pass":
+            return {"sealed": True}
+        if verb == "choose" and self.prompt == P_CHOOSE and self.prompt_data and self.prompt_data[0] in (C_REORG_PUT, C_BALDUR):
+            return {"player": seat, "action": {"do": "choose", "sealed": True}}
+        return event
+
+
+

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Iterable
 
-from ..errors import BadRequest
+from .errors import BadRequest
 
 REALTIME = "realtime"
 CORRESPONDENCE = "correspondence"
