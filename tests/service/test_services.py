@@ -230,10 +230,10 @@ def test_bot_seeds_differ_per_match_and_seq_and_are_reproducible():
 def test_stalled_bot_turns_are_found_and_requeued(backend, alice, monkeypatch):
     from datetime import timedelta
 
-    from games import tasks
+    from games import dispatch
 
     queued = []
-    monkeypatch.setattr(tasks.play_bot_turn, "delay", lambda *args: queued.append(args))
+    monkeypatch.setattr(dispatch, "bot_turn", lambda *args, **options: queued.append(args))
     match = services.create_match(user=alice, game_id=MG, seats=[{"human": True}, {"bot": "random"}])
     if not match.bot_to_move:
         state = selectors.load_state(match)
