@@ -302,8 +302,8 @@ class State:
 
     # ---- results
 
-    def scores(self) -> list[float]:
-        """Current score totals per seat."""
+    def scores(self) -> list[int]:
+        """Current score totals per seat (every game scores whole points)."""
         raise NotImplementedError
 
     def ranking(self) -> list[int]:

@@ -43,8 +43,8 @@ END_EMPTY_STACKS = 3
 PHASE_FIRST, PHASE_ROLL, PHASE_CLIMB, PHASE_OVER = 0, 1, 2, 3
 PHASE_NAMES = ("first_player", "roll", "climb", "over")
 
-Climb = tuple  # a sorted tuple of mountain numbers, 0 to 4 entries
-Roll = tuple  # four faces 1..6, in die order
+Climb = tuple[int, ...]  # a sorted tuple of mountain numbers, 0 to 4 entries
+Roll = tuple[int, ...]  # four faces 1..6, in die order
 
 # ---------------------------------------------------------------------- climb tables
 
@@ -112,7 +112,7 @@ def _reachable(roll: tuple[int, ...]) -> tuple[Climb, ...]:
     return tuple(sorted(climbs, key=_sort_key))
 
 
-_BY_MULTISET = {roll: _reachable(roll) for roll in combinations_with_replacement(range(1, 7), 4)}
+_BY_MULTISET: dict[Roll, tuple[Climb, ...]] = {roll: _reachable(roll) for roll in combinations_with_replacement(range(1, 7), 4)}
 ROLLS: tuple[Roll, ...] = tuple(product(range(1, 7), repeat=4))  # index = base-6 digits of faces-1
 LEGAL_CLIMBS: dict[Roll, tuple[Climb, ...]] = {roll: _BY_MULTISET[tuple(sorted(roll))] for roll in ROLLS}
 LEGAL_BY_INDEX: tuple[tuple[Climb, ...], ...] = tuple(LEGAL_CLIMBS[roll] for roll in ROLLS)
@@ -463,7 +463,7 @@ class MountainGoatsState(State):
 
     # ---- record notation (§11)
 
-    def action_to_json(self, seat: int, action: Climb) -> dict[str, Any]:
+    def action_to_json(self, seat: int, action: Any) -> dict[str, Any]:
         return {"climb": list(action)}
 
     def action_from_json(self, seat: int, data: Any) -> Climb:

@@ -5,7 +5,7 @@ A mixin of :class:`~engine.games.mountainhome.state.MountainhomeState`: it holds
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core import CHANCE
 from . import tables as T
@@ -84,12 +84,18 @@ from .constants import (
 from .tables import R, S
 
 
-class ApplyMixin:
+if TYPE_CHECKING:
+    from .base import StateBase, TaskEntry
+else:
+    StateBase = object  # the state's fields and methods, for the type checker only (base.py)
+
+
+class ApplyMixin(StateBase):
     __slots__ = ()
 
     # ------------------------------------------------------------------ action-step actions (§4.1)
 
-    def _do_action(self, seat: int, a: tuple) -> None:
+    def _do_action(self, seat: int, a: tuple[Any, ...]) -> None:
         verb = a[0]
         if verb == A_END:
             self.apool = [0, 0, 0]
@@ -146,6 +152,7 @@ class ApplyMixin:
                 b = a[2]
                 owner = next(s for s in range(self.n) if b in self.town[s])
                 self.start_bid(BID_WIZARD, -1, seat)
+                assert self.bid is not None  # start_bid made it (narrows Bid | None)
                 self.bid.owner = owner
                 self.bid.target = b
             else:  # Trash Panda: each move in order; a Hangover for another player is N8
@@ -198,7 +205,7 @@ class ApplyMixin:
             self.disc[seat].append(card)
             self._refill(slot)
 
-    def _do_tap(self, seat: int, a: tuple) -> None:
+    def _do_tap(self, seat: int, a: tuple[Any, ...]) -> None:
         b = a[1]
         kind = self.kind[b]
         self.tapped[b] = True
@@ -246,7 +253,7 @@ class ApplyMixin:
         else:
             raise missing_rule(f"the tap of {T.KNAME[kind]}")
 
-    def _t_boat_discard(self, task: tuple) -> None:
+    def _t_boat_discard(self, task: TaskEntry) -> None:
         seat = task[1]
         if self.hand[seat]:
             self._prompt(P_CHOOSE, seat, (C_BOAT,))
@@ -263,7 +270,7 @@ class ApplyMixin:
         if self.tie_mode and not self.over and self._single_leader():
             self._end()  # a check point with a single leader (§18.3, MH-66)
 
-    def _apply_action(self, seat: int, a: tuple) -> None:
+    def _apply_action(self, seat: int, a: tuple[Any, ...]) -> None:
         prompt = self.prompt
         verb = a[0]
         if prompt == P_ACTION:
@@ -274,6 +281,7 @@ class ApplyMixin:
             self.prompt = P_NONE
         elif prompt == P_COMMIT:
             bid = self.bid
+            assert bid is not None  # a bid is running (narrows Bid | None)
             if verb == A_BID:
                 bid.commit[seat] = (a[1], a[2])
                 bid.ncommit[seat] += 1
@@ -284,6 +292,7 @@ class ApplyMixin:
                     self.prompt = P_NONE
         elif prompt == P_TRASH:
             bid = self.bid
+            assert bid is not None  # a bid is running (narrows Bid | None)
             target = seat if a[2] < 0 else a[2]
             bid.choices[target] = a[1]
             if all(t in bid.choices for t in self._trash_targets()):
@@ -341,7 +350,7 @@ class ApplyMixin:
         else:
             raise AssertionError(f"no player action is due at prompt {prompt}")
 
-    def _apply_choose(self, seat: int, a: tuple) -> None:
+    def _apply_choose(self, seat: int, a: tuple[Any, ...]) -> None:
         d = self.prompt_data
         what = d[0]
         self.prompt = P_NONE
@@ -414,7 +423,7 @@ class ApplyMixin:
         else:
             raise missing_rule(f"choose prompt {what}")
 
-    def _apply_chance(self, o: tuple) -> None:
+    def _apply_chance(self, o: tuple[Any, ...]) -> None:
         what = o[0]
         d = self.prompt_data
         self.prompt = P_NONE

@@ -6,7 +6,7 @@ A mixin of :class:`~engine.games.mountainhome.state.MountainhomeState`: it holds
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import tables as T
 from .constants import (
@@ -107,7 +107,7 @@ class Bid:
         self.stage = 0
         self.pool: list[list[int]] = [[] for _ in range(players)]
         self.bres: list[list[int]] = [[0, 0, 0] for _ in range(players)]
-        self.commit: list[tuple | None] = [None] * players
+        self.commit: list[tuple[Any, ...] | None] = [None] * players
         self.ready = [False] * players
         self.sizes: list[int] = []
         self.values = [0] * players
@@ -164,7 +164,7 @@ class Bid:
         other.wizstop = self.wizstop
         return other
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[Any, ...]:
         return (
             self.kind, self.prize, self.owner, self.target, self.starter, self.stage,
             tuple(map(tuple, self.pool)), tuple(map(tuple, self.bres)), tuple(self.commit),
@@ -178,7 +178,13 @@ class Bid:
 
 
 
-class BiddingMixin:
+if TYPE_CHECKING:
+    from .base import StateBase, TaskEntry
+else:
+    StateBase = object  # the state's fields and methods, for the type checker only (base.py)
+
+
+class BiddingMixin(StateBase):
     __slots__ = ()
 
     # ------------------------------------------------------------------ bids (§9)
@@ -193,7 +199,7 @@ class BiddingMixin:
         for seat in reversed(self.turn_order(self.active)):
             self.stack.append((T_BID_DRAW, seat, 0))
 
-    def _t_bid_draw(self, task: tuple) -> None:
+    def _t_bid_draw(self, task: TaskEntry) -> None:
         _, seat, phase = task
         if phase == 0:
             self.stack.append((T_BID_DRAW, seat, 1))
@@ -201,15 +207,17 @@ class BiddingMixin:
         elif self.own_building(seat, K_HUT) >= 0:
             self._prompt(P_HUT, seat)
 
-    def _t_bid_commit(self, task: tuple) -> None:
+    def _t_bid_commit(self, task: TaskEntry) -> None:
         bid = self.bid
+        assert bid is not None  # a bid is running (narrows Bid | None)
         bid.stage = 1
         bid.sizes = [len(h) for h in self.hand]
         self._prompt(P_COMMIT)
 
-    def _t_bid_reveal(self, task: tuple) -> None:
+    def _t_bid_reveal(self, task: TaskEntry) -> None:
         """B4: all commitments become public; the uses run in turn order (task = (_, i, u))."""
         bid = self.bid
+        assert bid is not None  # a bid is running (narrows Bid | None)
         order = self.turn_order(self.active)
         _, i, u = task
         if i == 0 and u == 0:
@@ -236,8 +244,9 @@ class BiddingMixin:
             u = 0
         self._on_bid()
 
-    def _bid_use(self, seat: int, use: tuple) -> bool:
+    def _bid_use(self, seat: int, use: tuple[Any, ...]) -> bool:
         """Carry out one resource use at B4; True when it needs a draw (a Hoard)."""
+        assert self.bid is not None  # a bid is running (narrows Bid | None)
         bres = self.bid.bres[seat]
         if use[0] == 0:  # tap
             b = use[1]
@@ -270,6 +279,7 @@ class BiddingMixin:
     def _on_bid(self) -> None:
         """B5: Ygg protection, then the On Bid texts one card at a time (§9.4, MH-51)."""
         bid = self.bid
+        assert bid is not None  # a bid is running (narrows Bid | None)
         kinds = self.kind
         queue = []
         for seat in self.turn_order(self.active):
@@ -285,8 +295,9 @@ class BiddingMixin:
         bid.queue = queue
         self.stack.append((T_ONBID,))
 
-    def _t_onbid(self, task: tuple) -> None:
+    def _t_onbid(self, task: TaskEntry) -> None:
         bid = self.bid
+        assert bid is not None  # a bid is running (narrows Bid | None)
         if not bid.queue:
             self._bid_values()
             bid.contenders = list(range(self.n))
@@ -320,19 +331,22 @@ class BiddingMixin:
         # Ygg: nothing at resolution; its protection started at B5 and its fate is decided in cleanup
 
     def _politics_targets(self, seat: int) -> list[int]:
+        assert self.bid is not None  # a bid is running (narrows Bid | None)
         kinds = self.kind
         return [
             c for s in range(self.n) if s != seat for c in self.bid.pool[s] if not T.IS_DWARF[kinds[c]]
         ]
 
     def _pool_of(self, card: int) -> int:
+        assert self.bid is not None  # a bid is running (narrows Bid | None)
         for s, pool in enumerate(self.bid.pool):
             if card in pool:
                 return s
         return -1
 
-    def _t_ori_take(self, task: tuple) -> None:
+    def _t_ori_take(self, task: TaskEntry) -> None:
         """Ori's On Bid: the top cards of the draw pile join the pool; not a draw (MH-55)."""
+        assert self.bid is not None  # a bid is running (narrows Bid | None)
         _, seat, n = task
         if n <= 0:
             return
@@ -347,32 +361,36 @@ class BiddingMixin:
         if n > 1:
             self.stack.append((T_ORI_TAKE, seat, n - 1))
 
-    def _t_keep(self, task: tuple) -> None:
+    def _t_keep(self, task: TaskEntry) -> None:
         self._prompt(P_ONBID, task[1], (C_MINECARTS,))
 
-    def _t_conv(self, task: tuple) -> None:
+    def _t_conv(self, task: TaskEntry) -> None:
+        assert self.bid is not None  # a bid is running (narrows Bid | None)
         self.bid.conv[task[1]] = task[2]
 
-    def _t_loki(self, task: tuple) -> None:
+    def _t_loki(self, task: TaskEntry) -> None:
+        assert self.bid is not None  # a bid is running (narrows Bid | None)
         self.bid.loki[task[1]] = task[2]
 
-    def _t_steal(self, task: tuple) -> None:
+    def _t_steal(self, task: TaskEntry) -> None:
+        assert self.bid is not None  # a bid is running (narrows Bid | None)
         _, card, victim, thief = task
         if card in self.bid.pool[victim]:
             self.bid.pool[victim].remove(card)
             self.bid.pool[thief].append(card)
 
-    def _t_protect(self, task: tuple) -> None:
+    def _t_protect(self, task: TaskEntry) -> None:
         """A stopped N6 keeps the seat out of the Mishap deal; a stopped N7 keeps its building."""
+        assert self.bid is not None  # a bid is running (narrows Bid | None)
         if task[2] == 7:
             self.bid.wizstop = True
         else:
             self.bid.protected[task[1]] = True
 
-    def _t_nop(self, task: tuple) -> None:
+    def _t_nop(self, task: TaskEntry) -> None:
         return
 
-    def _t_panda_move(self, task: tuple) -> None:
+    def _t_panda_move(self, task: TaskEntry) -> None:
         _, card, to = task
         self.trash.remove(card)
         self.disc[to].append(card)
@@ -398,7 +416,7 @@ class BiddingMixin:
                 return f"seat {to} already owns a project (MH-65)"
         return ""
 
-    def _panda_plays(self, seat: int, card: int) -> list[tuple]:
+    def _panda_plays(self, seat: int, card: int) -> list[tuple[Any, ...]]:
         """Panda plays up to symmetry: identical cards in the trash are taken lowest-numbered first."""
         from itertools import combinations_with_replacement, product
 
@@ -425,11 +443,12 @@ class BiddingMixin:
                         plays.append((A_PLAYACT, card, moves, self.nact))
         return plays
 
-    def _onbid_actions(self, seat: int) -> list[tuple]:
+    def _onbid_actions(self, seat: int) -> list[tuple[Any, ...]]:
         d = self.prompt_data
         what = d[0]
         kinds = self.kind
         bid = self.bid
+        assert bid is not None  # a bid is running (narrows Bid | None)
         if what == C_PILING:
             return [(A_PASS,)] + [(A_CHOOSE, C_PILING, c) for c in bid.pool[seat] if T.KVALUE_RES[kinds[c]] == R]
         if what == C_FOOLS:
@@ -445,10 +464,11 @@ class BiddingMixin:
             return [(A_CHOOSE, C_MINECARTS, keep) for k in range(min(3, len(res)) + 1) for keep in combinations(res, k)]
         raise AssertionError(f"unknown On Bid prompt {what}")
 
-    def _apply_onbid(self, seat: int, a: tuple) -> None:
+    def _apply_onbid(self, seat: int, a: tuple[Any, ...]) -> None:
         d = self.prompt_data
         what = d[0]
         bid = self.bid
+        assert bid is not None  # a bid is running (narrows Bid | None)
         self.prompt = P_NONE
         if a[0] == A_PASS:
             return
@@ -490,6 +510,7 @@ class BiddingMixin:
         return printed
 
     def card_bid_value(self, card: int, seat: int = -1) -> int:
+        assert self.bid is not None  # a bid is running (narrows Bid | None)
         res = self.counted_type(card, seat)
         if res >= 0 and res in T.CURRENCY[BID_KINDS[self.bid.kind]]:
             return self.card_value(card)
@@ -498,6 +519,7 @@ class BiddingMixin:
     def _bid_values(self) -> None:
         """B6 (§9.3)."""
         bid = self.bid
+        assert bid is not None  # a bid is running (narrows Bid | None)
         currency = T.CURRENCY[BID_KINDS[bid.kind]]
         for seat in range(self.n):
             value = sum(self.card_bid_value(c, seat) for c in bid.pool[seat])
@@ -512,6 +534,7 @@ class BiddingMixin:
 
     def eligible(self, seat: int) -> list[int]:
         """Cards ``seat`` may trash from its bid pool (MH-53)."""
+        assert self.bid is not None  # a bid is running (narrows Bid | None)
         kinds = self.kind
         return [
             c for c in self.bid.pool[seat]
@@ -519,14 +542,17 @@ class BiddingMixin:
         ]
 
     def _trash_targets(self) -> list[int]:
+        assert self.bid is not None  # a bid is running (narrows Bid | None)
         return [s for s in self.bid.contenders if self.eligible(s)]
 
     def _trash_choosers(self) -> list[int]:
+        assert self.bid is not None  # a bid is running (narrows Bid | None)
         loki = self.bid.loki
         return sorted({loki.get(t, t) for t in self._trash_targets()})
 
     def _trash_done(self, chooser: int) -> bool:
         bid = self.bid
+        assert bid is not None  # a bid is running (narrows Bid | None)
         return all(t in bid.choices for t in self._trash_targets() if bid.loki.get(t, t) == chooser)
 
     def _open_trash_round(self) -> None:
@@ -537,6 +563,7 @@ class BiddingMixin:
 
     def _reveal_trash(self) -> None:
         bid = self.bid
+        assert bid is not None  # a bid is running (narrows Bid | None)
         for seat in self.turn_order(self.active):
             if seat not in bid.contenders:
                 continue
@@ -551,9 +578,10 @@ class BiddingMixin:
         self.prompt = P_NONE
         self.stack.append((T_BID_WINNER,))
 
-    def _t_bid_winner(self, task: tuple) -> None:
+    def _t_bid_winner(self, task: TaskEntry) -> None:
         """B8 and the tie-break rounds (§9.5)."""
         bid = self.bid
+        assert bid is not None  # a bid is running (narrows Bid | None)
         r = bid.rounds
         if r == 0:
             top = max(bid.values)
@@ -577,6 +605,7 @@ class BiddingMixin:
     def _bid_decided(self, winner: int) -> None:
         """After B8: B9 worst loser, B10 protection, B11 cleanup, B12 prize, B13 return."""
         bid = self.bid
+        assert bid is not None  # a bid is running (narrows Bid | None)
         bid.winner = winner
         bid.stage = 3
         self.stack.append((T_BID_END,))
@@ -594,7 +623,7 @@ class BiddingMixin:
             self.stack.append((T_BID_PRIZE,))
         self.stack.append((T_BID_CLEANUP,))
         # B10: end-of-bid protection, each affected player in turn order (pushed in reverse)
-        threats = []
+        threats: list[tuple[int, int, int]] = []
         if bid.mishap:
             threats.extend((p, 6, -1) for p in order if p not in bid.mishappers)
         if bid.kind == BID_WIZARD and winner >= 0 and winner != bid.owner:
@@ -605,6 +634,7 @@ class BiddingMixin:
     def _worst_losers(self) -> list[int]:
         """§9.6 (MH-14)."""
         bid = self.bid
+        assert bid is not None  # a bid is running (narrows Bid | None)
         others = [s for s in range(self.n) if s != bid.winner]
         low = min(bid.values[s] for s in others)
         tied = [s for s in others if bid.values[s] == low]
@@ -613,9 +643,10 @@ class BiddingMixin:
             tied = [s for s in tied if (bid.trashed[s][0] if bid.trashed[s] else 0) == worst]
         return tied
 
-    def _t_bid_cleanup(self, task: tuple) -> None:
+    def _t_bid_cleanup(self, task: TaskEntry) -> None:
         """B11 (§9.7): self-trashing cards, remaining cards home, Hut trashes, resources emptied."""
         bid = self.bid
+        assert bid is not None  # a bid is running (narrows Bid | None)
         kinds = self.kind
         for seat in range(self.n):
             keep = []
@@ -644,24 +675,26 @@ class BiddingMixin:
                 self._set_aside(c, -1)
             self._chance(("deal", tuple(sorted(deal))))
 
-    def _mishap_deal(self, order: tuple) -> None:
+    def _mishap_deal(self, order: tuple[Any, ...]) -> None:
         """§9.7: card i goes to the i-th unprotected player, in turn order from the active player."""
         bid = self.bid
+        assert bid is not None  # a bid is running (narrows Bid | None)
         targets = [p for p in self.turn_order(self.active) if not (bid.protected[p] and p not in bid.mishappers)]
         for i, c in enumerate(order):
             self._unaside(c)
             self.disc[targets[i % len(targets)]].append(c)
 
-    def _t_hut_trash(self, task: tuple) -> None:
+    def _t_hut_trash(self, task: TaskEntry) -> None:
         _, seat, left = task
         if left <= 0 or not any(not T.IS_DWARF[self.kind[c]] for c in self.hand[seat]):
             return
         self.stack.append((T_HUT_TRASH, seat, left - 1))
         self._chance(("rtrash", seat))
 
-    def _t_bid_prize(self, task: tuple) -> None:
+    def _t_bid_prize(self, task: TaskEntry) -> None:
         """B12 (§9.8) for a dwarf bid and a Wizard bid."""
         bid = self.bid
+        assert bid is not None  # a bid is running (narrows Bid | None)
         if bid.kind == BID_WIZARD:
             b, owner, winner = bid.target, bid.owner, bid.winner
             if winner < 0 or winner == owner or bid.wizstop or b not in self.town[owner]:
@@ -683,6 +716,6 @@ class BiddingMixin:
         else:
             self._x_bottom(bid.prize)
 
-    def _t_bid_end(self, task: tuple) -> None:
+    def _t_bid_end(self, task: TaskEntry) -> None:
         self.bid = self.bid_stack.pop() if self.bid_stack else None
 

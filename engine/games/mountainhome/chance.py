@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from itertools import combinations
 from math import comb
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core import IllegalActionError, RandomSource
 from . import tables as T
 from .constants import P_CHANCE, PILE_EXPLORATION, PILE_SHOP, POOLS
 
 
-def fisher_yates(items: list, rng: RandomSource) -> list:
+def fisher_yates(items: list[Any], rng: RandomSource) -> list[Any]:
     """The documented shuffle: Fisher–Yates from the last position down (as engine.fair)."""
     for i in range(len(items) - 1, 0, -1):
         j = rng.randrange(i + 1)
@@ -24,7 +24,13 @@ def fisher_yates(items: list, rng: RandomSource) -> list:
 
 
 
-class ChanceMixin:
+if TYPE_CHECKING:
+    from .base import StateBase, TaskEntry
+else:
+    StateBase = object  # the state's fields and methods, for the type checker only (base.py)
+
+
+class ChanceMixin(StateBase):
     __slots__ = ()
 
     # ------------------------------------------------------------------ chance (§21)
@@ -34,15 +40,18 @@ class ChanceMixin:
         d = self.prompt_data
         what = d[0]
         if what == "shuffle":
-            return d[2]
+            shuffled: tuple[int, ...] = d[2]
+            return shuffled
         if what == "xshuffle":
             if d[1] is None:
                 return tuple(sorted(self.layout.explore_resources + [c for p in range(3) for c in self.selected[p]] + self.layout.fixed))
             return tuple(sorted(self.xp + list(d[1])))
         if what == "select":
-            return d[2]
+            pool: tuple[int, ...] = d[2]
+            return pool
         if what in ("bottom", "deal"):
-            return d[1]
+            cards: tuple[int, ...] = d[1]
+            return cards
         if what == "rtrash":
             return tuple(sorted(c for c in self.hand[d[1]] if not T.IS_DWARF[self.kind[c]]))
         return ()
@@ -76,7 +85,7 @@ class ChanceMixin:
             return [(self._order_outcome(cards), 1.0)]
         raise NotImplementedError("a permutation's outcomes are not listed; use sample_chance")
 
-    def _order_outcome(self, order: tuple) -> tuple:
+    def _order_outcome(self, order: tuple[Any, ...]) -> tuple[Any, ...]:
         d = self.prompt_data
         what = d[0]
         if what == "shuffle":
@@ -141,7 +150,8 @@ class ChanceMixin:
 
     def _due_name(self) -> str:
         names = {"assign": "assign_legendaries", "xshuffle": "shuffle", "bottom": "bottom_order", "rtrash": "random_trash", "deal": "deal_order"}
-        return names.get(self.prompt_data[0], self.prompt_data[0])
+        what: str = self.prompt_data[0]
+        return names.get(what, what)
 
     def _chance_name(self, o: Any) -> str:
         try:

@@ -49,7 +49,7 @@ class Prompt(IntEnum):
     P_TRASH, P_CHOOSE, P_OVER,
 ) = Prompt
 
-PROMPT_NAMES = {
+PROMPT_NAMES: dict[int, str] = {
     P_CHANCE: "chance",
     P_PICK: "setup_pick",
     P_CAVERN: "cavern_place",

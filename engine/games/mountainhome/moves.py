@@ -6,7 +6,7 @@ A mixin of :class:`~engine.games.mountainhome.state.MountainhomeState`: it holds
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core import CHANCE, TERMINAL, IllegalActionError, RandomSource
 from . import tables as T
@@ -90,12 +90,18 @@ from .payment import add_cost, pays
 from .tables import B, R, S
 
 
-class MovesMixin:
+if TYPE_CHECKING:
+    from .base import StateBase, TaskEntry
+else:
+    StateBase = object  # the state's fields and methods, for the type checker only (base.py)
+
+
+class MovesMixin(StateBase):
     __slots__ = ()
 
     # ------------------------------------------------------------------ legal actions
 
-    def legal_actions(self, seat: int | None = None) -> list[tuple]:
+    def legal_actions(self, seat: int | None = None) -> list[tuple[Any, ...]]:
         prompt = self.prompt
         if prompt in (P_CHANCE, P_OVER, P_NONE):
             return []
@@ -130,10 +136,10 @@ class MovesMixin:
             return self._trade_answers(seat)
         raise missing_rule(f"prompt {PROMPT_NAMES.get(prompt, prompt)}")
 
-    def _trade_answers(self, seat: int) -> list[tuple]:
+    def _trade_answers(self, seat: int) -> list[tuple[Any, ...]]:
         offerer, give, want = self.prompt_data
         kinds = self.kind
-        acts: list[tuple] = [(A_TDECLINE,)]
+        acts: list[tuple[Any, ...]] = [(A_TDECLINE,)]
         project_ok = not self.owns_project(offerer)
         for c in self.hand[seat]:
             if (want < 0 or kinds[c] == want) and (project_ok or not T.IS_PROJECT[kinds[c]]):
@@ -145,14 +151,14 @@ class MovesMixin:
         kinds = self.kind
         return [c for c in self.hand[seat] if T.IS_DWARF[kinds[c]]] + self.hall_dwarves(seat)
 
-    def _construct_options(self, seat: int) -> list[tuple[int, tuple]]:
+    def _construct_options(self, seat: int) -> list[tuple[int, tuple[Any, ...]]]:
         """(building, pay) for one step of each unfinished building."""
         pool = self.apool
         return [(b, pay) for b in self.unfinished(seat) for pay in pays(self.next_step_cost(b), pool)]
 
-    def _marg_options(self, seat: int) -> list[tuple[tuple, tuple]]:
+    def _marg_options(self, seat: int) -> list[tuple[tuple[Any, ...], tuple[Any, ...]]]:
         pool = self.apool
-        steps = []
+        steps: list[tuple[tuple[int, ...], tuple[int, int, int, int]]] = []
         unfinished = self.unfinished(seat)
         for b in unfinished:
             p = self.prog.get(b, 0)
@@ -164,7 +170,7 @@ class MovesMixin:
             steps.append(((b1, b2), add_cost(self.next_step_cost(b1), self.next_step_cost(b2))))
         return [(st, pay) for st, cost in steps for pay in pays(cost, pool)]
 
-    def _action_step_actions(self, seat: int) -> list[tuple]:
+    def _action_step_actions(self, seat: int) -> list[tuple[Any, ...]]:
         acts, offers = self._action_step_parts(seat)
         for to, cards, wants in offers:
             for c in cards:
@@ -172,7 +178,7 @@ class MovesMixin:
         acts.append((A_END,))
         return acts
 
-    def _action_step_parts(self, seat: int) -> tuple[list[tuple], list[tuple[int, list[int], list[int]]]]:
+    def _action_step_parts(self, seat: int) -> tuple[list[tuple[Any, ...]], list[tuple[int, list[int], list[int]]]]:
         """The action-step actions before the Marketplace offers, and the offers as (to, cards, wants).
 
         The listed order is: these actions, then every offer (target, card, want in that nesting),
@@ -180,7 +186,7 @@ class MovesMixin:
         """
         kinds = self.kind
         pool = self.apool
-        acts: list[tuple] = []
+        acts: list[tuple[Any, ...]] = []
         hand = self.hand[seat]
         warehouse = self.warehouse_cards(seat)
         for c in hand:
@@ -293,7 +299,7 @@ class MovesMixin:
             events += 1
         return events
 
-    def _tap_actions(self, seat: int, b: int) -> list[tuple]:
+    def _tap_actions(self, seat: int, b: int) -> list[tuple[Any, ...]]:
         kinds = self.kind
         kind = kinds[b]
         pool = self.apool
@@ -311,7 +317,7 @@ class MovesMixin:
         if kind == K_DWELLING:
             if pool[B] < T.DWELLING_COST:
                 return []
-            acts = [(A_TAP, b, -1)]
+            acts: list[tuple[Any, ...]] = [(A_TAP, b, -1)]
             if not self.stored.get(b):
                 acts.extend((A_TAP, b, c) for c in hand if T.IS_DWARF[kinds[c]])
             return acts
@@ -347,7 +353,7 @@ class MovesMixin:
             if self.upright(b) and (kinds[b] in T.PRODUCER or kinds[b] in T.MULTIPLIER or kinds[b] == K_PAWNSHOP)
         ]
 
-    def _uses_valid(self, seat: int, cards: tuple, uses: tuple) -> str:
+    def _uses_valid(self, seat: int, cards: tuple[Any, ...], uses: tuple[Any, ...]) -> str:
         """'' if this use list is valid for ``seat`` (given the committed cards), else the reason."""
         kinds = self.kind
         gained = [0, 0, 0]
@@ -396,7 +402,7 @@ class MovesMixin:
                 gained[use[2]] += T.HOARD_GAIN
         return ""
 
-    def _uses_gained(self, seat: int, uses: tuple) -> list[int]:
+    def _uses_gained(self, seat: int, uses: tuple[Any, ...]) -> list[int]:
         kinds = self.kind
         gained = [0, 0, 0]
         for use in uses:
@@ -414,7 +420,7 @@ class MovesMixin:
                 gained[use[2]] += T.HOARD_GAIN
         return gained
 
-    def commit_problem(self, seat: int, cards: tuple, uses: tuple) -> str:
+    def commit_problem(self, seat: int, cards: tuple[Any, ...], uses: tuple[Any, ...]) -> str:
         available = self.commit_cards_available(seat)
         if len(set(cards)) != len(cards):
             return "a card is committed twice"
@@ -425,11 +431,12 @@ class MovesMixin:
                 return f"{self.names[c]} cannot be committed from the Warehouse"
         return self._uses_valid(seat, cards, uses)
 
-    def _commit_neighbours(self, seat: int) -> list[tuple]:
+    def _commit_neighbours(self, seat: int) -> list[tuple[Any, ...]]:
         bid = self.bid
+        assert bid is not None  # a bid is running (narrows Bid | None)
         current = bid.commit[seat] or ((), ())
         cards, uses = current
-        acts: list[tuple] = [(A_READY,)]
+        acts: list[tuple[Any, ...]] = [(A_READY,)]
         stamp = self.nact
         used_cards = {u[2] if u[0] == 1 else u[1] for u in uses if u[0] != 0}
         for c in self.commit_cards_available(seat):
@@ -439,7 +446,7 @@ class MovesMixin:
             acts.append((A_BID, cards[:i] + cards[i + 1 :], uses, stamp))
         # one more use at the end of the list
         kinds = self.kind
-        candidates: list[tuple] = []
+        candidates: list[tuple[Any, ...]] = []
         for b in self._use_sources(seat):
             kind = kinds[b]
             if kind in T.PRODUCER:
@@ -462,15 +469,16 @@ class MovesMixin:
                 acts.append((A_BID, cards, new, stamp))
         return list(dict.fromkeys(acts))
 
-    def _trash_actions(self, seat: int) -> list[tuple]:
+    def _trash_actions(self, seat: int) -> list[tuple[Any, ...]]:
         bid = self.bid
-        acts = []
+        assert bid is not None  # a bid is running (narrows Bid | None)
+        acts: list[tuple[Any, ...]] = []
         for t in self._trash_targets():
             if bid.loki.get(t, t) == seat and t not in bid.choices:
                 acts.extend((A_TRASH, c, -1 if t == seat else t) for c in self.eligible(t))
         return acts
 
-    def _choose_actions(self, seat: int) -> list[tuple]:
+    def _choose_actions(self, seat: int) -> list[tuple[Any, ...]]:
         d = self.prompt_data
         what = d[0]
         if what == C_BOAT:

@@ -101,7 +101,7 @@ def _res(data: Any) -> int:
 class Codec:
     """Encodes and decodes for one state (instance names depend on the game)."""
 
-    def __init__(self, state: MountainhomeState) -> None:
+    def __init__(self, state: StateBase) -> None:
         self.state = state
 
     # ---------------------------------------------------------------- names
@@ -131,7 +131,7 @@ class Codec:
 
     # ---------------------------------------------------------------- actions
 
-    def action_to_json(self, seat: int, a: tuple) -> dict[str, Any]:
+    def action_to_json(self, seat: int, a: tuple[Any, ...]) -> dict[str, Any]:
         state = self.state
         verb = a[0]
         out: dict[str, Any] = {"do": VERBS[verb]}
@@ -203,7 +203,7 @@ class Codec:
             out["give"] = names[a[1]]
         return out
 
-    def choose_json(self, a: tuple) -> dict[str, Any]:
+    def choose_json(self, a: tuple[Any, ...]) -> dict[str, Any]:
         names = self.state.names
         what = a[1]
         if what in (C_BOAT, C_PILING, C_FOOLS, C_POLITICS):
@@ -238,7 +238,7 @@ class Codec:
             return {"explore": True}
         raise NotationError(f"unknown choose payload {a!r}")
 
-    def source_json(self, src: tuple) -> dict[str, Any]:
+    def source_json(self, src: tuple[Any, ...]) -> dict[str, Any]:
         names = self.state.names
         if src[0] == 0:
             return {"card": names[src[1]]}
@@ -253,7 +253,7 @@ class Codec:
             return {"hoard": names[src[1]], "res": RES[src[2]]}
         return {"pool": pay_json(src[1:4])}
 
-    def source_from_json(self, data: Any) -> tuple:
+    def source_from_json(self, data: Any) -> tuple[Any, ...]:
         if not isinstance(data, dict):
             raise NotationError(f"a source must be an object, not {data!r}")
         if "card" in data and len(data) == 1:
@@ -274,7 +274,7 @@ class Codec:
             return (4, *_pay(data["pool"]))
         raise NotationError(f"unknown source {data!r}")
 
-    def use_json(self, use: tuple) -> dict[str, Any]:
+    def use_json(self, use: tuple[Any, ...]) -> dict[str, Any]:
         names = self.state.names
         if use[0] == 0:
             out: dict[str, Any] = {"tap": names[use[1]]}
@@ -285,7 +285,7 @@ class Codec:
             return {"pawn": names[use[1]], "card": names[use[2]]}
         return {"hoard": names[use[1]], "res": RES[use[2]]}
 
-    def use_from_json(self, data: Any) -> tuple:
+    def use_from_json(self, data: Any) -> tuple[Any, ...]:
         if not isinstance(data, dict):
             raise NotationError(f"a use must be an object, not {data!r}")
         if "tap" in data:
@@ -304,7 +304,7 @@ class Codec:
             return (2, self.card(data["hoard"], "hoard"), _res(data.get("res")))
         raise NotationError(f"a use is {{'tap'}}, {{'pawn','card'}} or {{'hoard','res'}}, not {data!r}")
 
-    def action_from_json(self, seat: int, data: Any) -> tuple:
+    def action_from_json(self, seat: int, data: Any) -> tuple[Any, ...]:
         state = self.state
         if not isinstance(data, dict) or not isinstance(data.get("do"), str):
             raise NotationError(f"an action must be an object with a 'do' verb, not {data!r}")
@@ -354,8 +354,8 @@ class Codec:
                 steps = get("steps")
                 if not isinstance(steps, list) or not 1 <= len(steps) <= 2:
                     raise NotationError("Marg's 'steps' must list 1 or 2 building ids")
-                blds = [self.card(b, "steps") for b in steps]
-                blds = tuple(sorted(blds))
+                picked = [self.card(b, "steps") for b in steps]
+                blds = tuple(sorted(picked))
                 pay = self._pay_for(blds, get("pay"))
                 return (A_DWARF, card, blds, pay)
             raise IllegalActionError(f"{get('card')} has no dwarf ability; commit it to construction instead")
@@ -376,9 +376,9 @@ class Codec:
                     raise NotationError("this tap needs a whole number 'n' >= 1")
                 if "pay" in data:
                     res = T.MULTIPLIER[kind][0]
-                    want = [0, 0, 0]
-                    want[res] = n
-                    if _pay(data["pay"]) != tuple(want):
+                    need = [0, 0, 0]
+                    need[res] = n
+                    if _pay(data["pay"]) != tuple(need):
                         raise IllegalActionError(f"'pay' must equal {n} {RES[res]} for this tap (MH-79)")
                 return (A_TAP, b, n)
             if kind in K_HALL:
@@ -394,10 +394,10 @@ class Codec:
                 mode = get("mode")
                 if mode == "build":
                     t = self.card(get("target"), "target")
-                    pay = get("pay")
-                    if pay is None:
+                    paid = get("pay")
+                    if paid is None:
                         raise NotationError("a Workshop build pays 4 any: 'pay' is required")
-                    return (A_TAP, b, 0, t, _pay(pay))
+                    return (A_TAP, b, 0, t, _pay(paid))
                 if mode == "untap":
                     return (A_TAP, b, 1, self.opt_card(get("target"), "target"))
                 raise NotationError(f"Workshop 'mode' must be 'build' or 'untap', not {mode!r}")
@@ -446,7 +446,7 @@ class Codec:
             raise NotationError("trade_accept needs 'give' when the offer wants \"any\"")
         raise NotationError(f"unknown verb {data['do']!r}")
 
-    def choose_from_json(self, data: dict) -> tuple:
+    def choose_from_json(self, data: dict[str, Any]) -> tuple[Any, ...]:
         state = self.state
         if state.prompt not in (P_CHOOSE, P_ONBID):
             raise IllegalActionError("'choose' answers a choose prompt, and none is open")
@@ -512,7 +512,7 @@ class Codec:
             return (A_CHOOSE, C_PARTY)
         raise IllegalActionError(f"the open choose prompt ({what}) is not implemented yet")
 
-    def _pay_for(self, buildings: tuple, data: Any) -> tuple[int, int, int]:
+    def _pay_for(self, buildings: tuple[Any, ...], data: Any) -> tuple[int, int, int]:
         """The pay object, or the typed cost when it may be left out (§5.2)."""
         if data is not None:
             return _pay(data)
@@ -533,7 +533,7 @@ class Codec:
 
     # ---------------------------------------------------------------- chance
 
-    def chance_to_json(self, o: tuple) -> dict[str, Any]:
+    def chance_to_json(self, o: tuple[Any, ...]) -> dict[str, Any]:
         names = self.state.names
         if o[0] == "assign":
             return {"kind": "assign_legendaries", "cards": [T.KID[k] for k in o[1]]}
@@ -553,7 +553,7 @@ class Codec:
             return {"kind": "deal_order", "order": [names[c] for c in o[1]]}
         raise NotationError(f"unknown chance outcome {o!r}")
 
-    def chance_from_json(self, data: Any) -> tuple:
+    def chance_from_json(self, data: Any) -> tuple[Any, ...]:
         if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
             raise NotationError(f"a chance entry must be an object with a 'kind', not {data!r}")
         kind = data["kind"]
@@ -604,7 +604,13 @@ class Codec:
         raise NotationError(f"{pile!r} is not a pile of this game")
 
 
-class CodecMixin:
+if TYPE_CHECKING:
+    from .base import StateBase, TaskEntry
+else:
+    StateBase = object  # the state's fields and methods, for the type checker only (base.py)
+
+
+class CodecMixin(StateBase):
     """The record codec as methods of the state (the engine protocol's ``*_to_json`` / ``*_from_json``)."""
 
     __slots__ = ()

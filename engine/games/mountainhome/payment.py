@@ -5,6 +5,8 @@ A mixin of :class:`~engine.games.mountainhome.state.MountainhomeState`: it holds
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from itertools import combinations
 
 from . import tables as T
@@ -39,15 +41,21 @@ def add_cost(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> tupl
 
 
 
-class PaymentMixin:
+if TYPE_CHECKING:
+    from .base import StateBase, TaskEntry
+else:
+    StateBase = object  # the state's fields and methods, for the type checker only (base.py)
+
+
+class PaymentMixin(StateBase):
     __slots__ = ()
 
     # ------------------------------------------------------------------ payment windows (§5.4)
 
-    def payment_options(self, seat: int, res: int, cost: int) -> list[tuple]:
+    def payment_options(self, seat: int, res: int, cost: int) -> list[tuple[Any, ...]]:
         """Source lists that pay ``cost`` of ``res``, each source needed (see the docs)."""
         kinds = self.kind
-        atoms: list[tuple[tuple, int]] = []
+        atoms: list[tuple[tuple[Any, ...], int]] = []
         for c in self.hand[seat] + self.warehouse_cards(seat):
             if T.KVALUE_RES[kinds[c]] == res:
                 atoms.append(((0, c), self.card_value(c)))
@@ -72,7 +80,7 @@ class PaymentMixin:
             pay = [0, 0, 0]
             pay[res] = min(cost, self.apool[res])
             atoms.append(((4, *pay), pay[res]))
-        options: list[tuple] = []
+        options: list[tuple[Any, ...]] = []
         for k in range(1, len(atoms) + 1):
             for combo in combinations(range(len(atoms)), k):
                 total = sum(atoms[i][1] for i in combo)
@@ -88,7 +96,7 @@ class PaymentMixin:
                 break
         return list(dict.fromkeys(options))
 
-    def _distinct_cards(self, sources: list[tuple]) -> bool:
+    def _distinct_cards(self, sources: list[tuple[Any, ...]]) -> bool:
         cards = [s[1] if s[0] in (0, 3) else s[2] for s in sources if s[0] in (0, 2, 3)]
         pawns = [s[1] for s in sources if s[0] == 2]
         return len(set(cards)) == len(cards) and len(set(pawns)) == len(pawns)
@@ -96,7 +104,7 @@ class PaymentMixin:
     def _in_action_step(self) -> bool:
         return any(t[0] == T_ACTION for t in self.stack)
 
-    def payment_problem(self, seat: int, res: int, cost: int, sources: tuple) -> str:
+    def payment_problem(self, seat: int, res: int, cost: int, sources: tuple[Any, ...]) -> str:
         kinds = self.kind
         gained = [0, 0, 0]
         seen: set[int] = set()
@@ -147,7 +155,7 @@ class PaymentMixin:
             return f"the sources give {gained[res]} {T.RES_NAMES[res]}, not {cost}"
         return ""
 
-    def _pay_sources(self, seat: int, sources: tuple) -> None:
+    def _pay_sources(self, seat: int, sources: tuple[Any, ...]) -> None:
         """Carry out a payment window's sources; leftovers are lost (§5.4)."""
         kinds = self.kind
         for src in sources:

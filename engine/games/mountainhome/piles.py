@@ -5,12 +5,20 @@ A mixin of :class:`~engine.games.mountainhome.state.MountainhomeState`: it holds
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from . import tables as T
 from .constants import C_GOLEMS, K_GOLEMS, P_CHOOSE, T_DRAW
 from .tables import R
 
 
-class PilesMixin:
+if TYPE_CHECKING:
+    from .base import StateBase, TaskEntry
+else:
+    StateBase = object  # the state's fields and methods, for the type checker only (base.py)
+
+
+class PilesMixin(StateBase):
     __slots__ = ()
 
     # ------------------------------------------------------------------ knowledge upkeep
@@ -68,7 +76,7 @@ class PilesMixin:
             if p.get("xtop"):
                 p["xtop"] = (card, *p["xtop"])
 
-    def _x_merge(self, extra: tuple = (), count: int = 0) -> None:
+    def _x_merge(self, extra: tuple[Any, ...] = (), count: int = 0) -> None:
         """Forget the pile's order: one block (a random insert, a shuffle, a blind search)."""
         known = tuple(sorted({c for k, _ in self.xblocks for c in k} | set(extra)))
         self.xblocks = [(known, len(self.xp))] if self.xp else []
@@ -118,7 +126,7 @@ class PilesMixin:
 
     # ------------------------------------------------------------------ drawing (§0, §12)
 
-    def _t_draw(self, task: tuple) -> None:
+    def _t_draw(self, task: TaskEntry) -> None:
         seat, n = task[1], task[2]
         hut = len(task) > 3
         if n <= 0:
@@ -132,6 +140,7 @@ class PilesMixin:
         card = self._draw_pop(seat)
         self.hand[seat].append(card)
         if hut:
+            assert self.bid is not None  # a bid is running (narrows Bid | None)
             self.bid.hut[seat] += 1  # a Hut extra actually drawn (MH-89)
         if n > 1:
             self.stack.append((T_DRAW, seat, n - 1, 1) if hut else (T_DRAW, seat, n - 1))

@@ -5,18 +5,26 @@ A mixin of :class:`~engine.games.mountainhome.state.MountainhomeState`: it holds
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import tables as T
 from .constants import K_PAWNSHOP
 
 
-class ScoringMixin:
+if TYPE_CHECKING:
+    from .base import StateBase, TaskEntry
+else:
+    StateBase = object  # the state's fields and methods, for the type checker only (base.py)
+
+
+class ScoringMixin(StateBase):
     __slots__ = ()
 
     # ------------------------------------------------------------------ results (§18)
 
     def vp(self, seat: int) -> int:
         kinds = self.kind
-        labourer_vp = self.options["labourer_vp"]
+        labourer_vp: int = self.options["labourer_vp"]
         total = self.tokens[seat]
 
         def card_vp(c: int) -> int:

@@ -22,7 +22,7 @@ the guard of fall-through branches no rule reaches.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from ...core import (
     CHANCE,
@@ -183,8 +183,8 @@ class MountainhomeState(
         n = players
         self.prompt = P_NONE
         self.prompt_seat = -1
-        self.prompt_data: tuple = ()
-        self.stack: list[tuple] = []
+        self.prompt_data: tuple[Any, ...] = ()
+        self.stack: list[tuple[Any, ...]] = []
         self.legend = [-1] * n  # legendary kind per seat
         self.draw: list[list[int]] = [[] for _ in range(n)]
         self.hand: list[list[int]] = [[] for _ in range(n)]
@@ -224,11 +224,11 @@ class MountainhomeState(
         self.bid_stack: list[Bid] = []
         self.nact = 0  # player actions applied so far (stamps validator-checked actions)
         # public knowledge of hidden piles (see view.py): lists of (candidates | None, count), bottom first
-        self.xblocks: list[tuple] = []
-        self.sblocks: list[tuple] = []
-        self.dblocks: list[list[tuple]] = [[] for _ in range(n)]
+        self.xblocks: list[tuple[Any, int]] = []
+        self.sblocks: list[tuple[Any, int]] = []
+        self.dblocks: list[list[tuple[Any, int]]] = [[] for _ in range(n)]
         self.hknown: list[list[int]] = [[] for _ in range(n)]
-        self.private: list[dict] = [{} for _ in range(n)]
+        self.private: list[dict[str, Any]] = [{} for _ in range(n)]
         # setup (§3, §23.3 order)
         self.stack = [(T_OPENING,), (T_SHOPSHUFFLE, 0), (T_XSHUFFLE,), (T_SELECT, 0), (T_DECKS, 0)]
         if options["legendaries"] == "pick":
@@ -298,7 +298,7 @@ class MountainhomeState(
         o.private = [dict(p) for p in self.private]
         return o
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[Any, ...]:
         return (
             self.n, tuple(sorted(self.options.items())), tuple(self.kind), self.prompt, self.prompt_seat, self.prompt_data,
             tuple(self.stack), tuple(self.legend), tuple(map(tuple, self.draw)), tuple(map(tuple, self.hand)),
@@ -415,6 +415,7 @@ class MountainhomeState(
     def to_move(self) -> tuple[int, ...]:
         prompt = self.prompt
         if prompt == P_COMMIT:
+            assert self.bid is not None  # a bid is running (narrows Bid | None)
             return tuple(s for s in range(self.n) if not self.bid.ready[s])
         if prompt == P_TRASH:
             return tuple(sorted({chooser for chooser in self._trash_choosers() if not self._trash_done(chooser)}))
@@ -430,12 +431,12 @@ class MountainhomeState(
 
     # ------------------------------------------------------------------ the task loop
 
-    def _prompt(self, prompt: int, seat: int = -1, data: tuple = ()) -> None:
+    def _prompt(self, prompt: int, seat: int = -1, data: tuple[Any, ...] = ()) -> None:
         self.prompt = prompt
         self.prompt_seat = seat
         self.prompt_data = data
 
-    def _chance(self, data: tuple) -> None:
+    def _chance(self, data: tuple[Any, ...]) -> None:
         self.prompt = P_CHANCE
         self.prompt_seat = -1
         self.prompt_data = data
@@ -460,7 +461,7 @@ def _freeze(value: Any) -> Any:
 
 
 
-_TASKS = {
+_TASKS: dict[int, Callable[[MountainhomeState, tuple[Any, ...]], None]] = {
     T_PICK: MountainhomeState._t_pick,
     T_DECKS: MountainhomeState._t_decks,
     T_SELECT: MountainhomeState._t_select,

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import BY_ID, CARDS, CONSTANTS
+from .cards import BY_ID, CARDS
+from .cards import CONSTANTS as CONSTANTS  # re-exported: the rules read T.CONSTANTS
 
 R, S, B = 0, 1, 2
 RES_NAMES = ("rocks", "shinies", "booze")
@@ -62,10 +63,10 @@ def _vp(card: dict[str, Any]) -> tuple[int, int, int]:
     return (vp, 0, 0)
 
 
-KVP_FIXED = tuple(_vp(c)[0] for c in CARDS)
-KVP_STEP = tuple(_vp(c)[1] for c in CARDS)
-KVP_FINISHED = tuple(_vp(c)[2] for c in CARDS)
-KRESOLVE_VP = tuple(c.get("resolve_vp", 0) for c in CARDS)
+KVP_FIXED: tuple[int, ...] = tuple(_vp(c)[0] for c in CARDS)
+KVP_STEP: tuple[int, ...] = tuple(_vp(c)[1] for c in CARDS)
+KVP_FINISHED: tuple[int, ...] = tuple(_vp(c)[2] for c in CARDS)
+KRESOLVE_VP: tuple[int, ...] = tuple(c.get("resolve_vp", 0) for c in CARDS)
 
 
 def _abilities(card_id: str, when: str) -> list[dict[str, Any]]:
@@ -137,7 +138,7 @@ TRASH_INELIGIBLE_IDS = tuple(KINDEX[c] for c in BIDC["trash_ineligible"]["ids"])
 DISTILLERY = KINDEX["distillery"]
 DISTILLERY_BONUS = BIDC["distillery_bonus_booze"]
 WIZARD_BONUS = BIDC["wizard_owner_bonus_shinies"]
-FORTRESS = CONSTANTS["fortress"]
+FORTRESS: dict[str, int] = CONSTANTS["fortress"]
 MUSHROOM_WINE = KINDEX["booze-2"]
 MAX_ROUNDS = CONSTANTS["max_rounds"]
 TIE_EXTRA_ROUNDS = CONSTANTS["vp_tie_extra_rounds"]
@@ -152,7 +153,8 @@ ACTION_PLAY: frozenset[int] = frozenset(
 
 
 def price(kind: int, profile: str) -> int:
-    return SHOP["profiles"][profile]["price_shinies"][KTYPE[kind]]
+    shinies: int = SHOP["profiles"][profile]["price_shinies"][KTYPE[kind]]
+    return shinies
 
 
 def k(card_id: str) -> int:

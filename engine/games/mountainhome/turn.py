@@ -6,6 +6,8 @@ A mixin of :class:`~engine.games.mountainhome.state.MountainhomeState`: it holds
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from . import tables as T
 from .constants import (
     A_CHOOSE,
@@ -80,19 +82,25 @@ from .constants import (
 from .tables import B
 
 
-class TurnMixin:
+if TYPE_CHECKING:
+    from .base import StateBase, TaskEntry
+else:
+    StateBase = object  # the state's fields and methods, for the type checker only (base.py)
+
+
+class TurnMixin(StateBase):
     __slots__ = ()
 
     # ------------------------------------------------------------------ setup tasks (§3, §23.3)
 
-    def _t_pick(self, task: tuple) -> None:
+    def _t_pick(self, task: TaskEntry) -> None:
         i = task[1]
         if i < 0:
             self._chance(("assign",))
         elif i < self.n:
             self._prompt(P_PICK, self.n - 1 - i, (i,))
 
-    def _t_decks(self, task: tuple) -> None:
+    def _t_decks(self, task: TaskEntry) -> None:
         s = task[1]
         if s >= self.n:
             return
@@ -100,7 +108,7 @@ class TurnMixin:
         deck = (self.layout.legendary_inst[self.legend[s]], *self.layout.deck[s])
         self._chance(("shuffle", s, deck))
 
-    def _t_select(self, task: tuple) -> None:
+    def _t_select(self, task: TaskEntry) -> None:
         p = task[1]
         if p >= 3:
             return
@@ -115,10 +123,10 @@ class TurnMixin:
             pool, k = lay.recurring_pool, T.EXP["recurring"][x]
         self._chance(("select", p, tuple(pool), k))
 
-    def _t_xshuffle(self, task: tuple) -> None:
+    def _t_xshuffle(self, task: TaskEntry) -> None:
         self._chance(("xshuffle", None))
 
-    def _t_shopshuffle(self, task: tuple) -> None:
+    def _t_shopshuffle(self, task: TaskEntry) -> None:
         t = task[1]
         tiers = self.layout.shop_tiers
         if t >= len(tiers):
@@ -128,14 +136,14 @@ class TurnMixin:
         self.stack.append((T_SHOPSHUFFLE, t + 1))
         self._chance(("shuffle", PILE_SHOP + t, tuple(tiers[t])))
 
-    def _t_opening(self, task: tuple) -> None:
+    def _t_opening(self, task: TaskEntry) -> None:
         self.stack.append((T_TURN, 0))
         for s in range(self.n - 1, -1, -1):
             self.stack.append((T_DRAW, s, T.SETUP_DRAW))
 
     # ------------------------------------------------------------------ the turn (§4)
 
-    def _t_turn(self, task: tuple) -> None:
+    def _t_turn(self, task: TaskEntry) -> None:
         seat = task[1]
         if seat == 0:
             self.round += 1
@@ -150,14 +158,14 @@ class TurnMixin:
         self.apool = [0, 0, 0]
         self.stack.extend(((T_END_TURN, seat), (T_PREPARE, seat), (T_EXPLORE, seat), (T_ACTION_START, seat)))
 
-    def _t_action_start(self, task: tuple) -> None:
+    def _t_action_start(self, task: TaskEntry) -> None:
         seat = task[1]
         if self.in_area(K_CAVERN):
             self._prompt(P_CAVERN, seat)
         else:
             self._prompt(P_ACTION, seat)
 
-    def _t_cavern_roll(self, task: tuple) -> None:
+    def _t_cavern_roll(self, task: TaskEntry) -> None:
         _, seat, cards = task
         if not cards:
             return
@@ -177,10 +185,10 @@ class TurnMixin:
         elif self.unfinished(owner):
             self._prompt(P_CHOOSE, owner, (C_CAV_BUILD,))
 
-    def _t_action(self, task: tuple) -> None:
+    def _t_action(self, task: TaskEntry) -> None:
         self._prompt(P_ACTION, task[1])
 
-    def _t_explore(self, task: tuple) -> None:
+    def _t_explore(self, task: TaskEntry) -> None:
         self.explore(task[1])
 
     def explore(self, seat: int) -> None:
@@ -209,10 +217,10 @@ class TurnMixin:
             self.area.append(card)
             self.counters[card] = []
 
-    def _t_insert(self, task: tuple) -> None:
+    def _t_insert(self, task: TaskEntry) -> None:
         self._chance(("insert", task[1]))
 
-    def _t_charity(self, task: tuple) -> None:
+    def _t_charity(self, task: TaskEntry) -> None:
         """§14: each player in turn order reveals until a resource card; then one shuffle.
 
         "In turn order" starts with the active player (§0), whoever explored the
@@ -232,7 +240,7 @@ class TurnMixin:
                 revealed.append(card)
         self._chance(("xshuffle", tuple(revealed) + (event,)))
 
-    def _t_prepare(self, task: tuple) -> None:
+    def _t_prepare(self, task: TaskEntry) -> None:
         seat = task[1]
         hand = self.hand[seat]
         self.disc[seat].extend(hand)
@@ -244,7 +252,7 @@ class TurnMixin:
         self.stack.append((T_AFTER_DRAW, seat, None))
         self.stack.append((T_DRAW, seat, T.HAND_DRAW))
 
-    def _t_after_draw(self, task: tuple) -> None:
+    def _t_after_draw(self, task: TaskEntry) -> None:
         """§4.3 step 4: Dragon Attack!, Goblins, Reorganisation, oldest first (MH-62)."""
         seat, events = task[1], task[2]
         if events is None:
@@ -269,8 +277,8 @@ class TurnMixin:
             self.stack.append((T_RESOLVE_CHECK, event))
             self._prompt(P_CHOOSE, seat, (C_REORG_N, event))
 
-    def _goblin_options(self, seat: int) -> list[tuple]:
-        opts: list[tuple] = [(A_CHOOSE, C_GOBLINS, 0, b) for b in self.town[seat] if self.upright(b)]
+    def _goblin_options(self, seat: int) -> list[tuple[Any, ...]]:
+        opts: list[tuple[Any, ...]] = [(A_CHOOSE, C_GOBLINS, 0, b) for b in self.town[seat] if self.upright(b)]
         res = [c for c in self.hand[seat] if T.IS_RESOURCE[self.kind[c]]]
         if res:
             top = max(self.card_value(c) for c in res)
@@ -278,17 +286,17 @@ class TurnMixin:
         opts.extend((A_CHOOSE, C_GOBLINS, 2, src, self.nact) for src in self.payment_options(seat, B, 1))
         return opts
 
-    def _t_resolve_check(self, task: tuple) -> None:
+    def _t_resolve_check(self, task: TaskEntry) -> None:
         event = task[1]
         if event in self.counters and len(self.counters[event]) >= self.n:
             self._resolve_event(event)
 
-    def _t_reorg_put(self, task: tuple) -> None:
+    def _t_reorg_put(self, task: TaskEntry) -> None:
         seat, k = task[1], task[2]
         if min(k, len(self.hand[seat])) > 0:
             self._prompt(P_CHOOSE, seat, (C_REORG_PUT, k))
 
-    def _t_damage(self, task: tuple) -> None:
+    def _t_damage(self, task: TaskEntry) -> None:
         """§7.5: remove the last completed step (after the N10 window)."""
         seat, b = task[1], task[2]
         was_finished = self.finished(b)
@@ -297,13 +305,13 @@ class TurnMixin:
         if was_finished and self.stored.get(b):
             self.disc[seat].extend(self.stored.pop(b))  # MH-29
 
-    def _t_hangover(self, task: tuple) -> None:
+    def _t_hangover(self, task: TaskEntry) -> None:
         self.disc[task[1]].append(self.new_instance(T.HANGOVER))
 
-    def _t_party_explore(self, task: tuple) -> None:
+    def _t_party_explore(self, task: TaskEntry) -> None:
         self._prompt(P_CHOOSE, task[1], (C_PARTY,))
 
-    def _t_end_turn(self, task: tuple) -> None:
+    def _t_end_turn(self, task: TaskEntry) -> None:
         seat = task[1]
         self.doubled = []
         self.piling = 0
@@ -380,7 +388,7 @@ class TurnMixin:
         del self.aside[i]
         return self.aside_owner.pop(i)
 
-    def _declare_dwarf_use(self, seat: int, action: tuple, dwarf: int, from_dwelling: int = -1) -> None:
+    def _declare_dwarf_use(self, seat: int, action: tuple[Any, ...], dwarf: int, from_dwelling: int = -1) -> None:
         if from_dwelling >= 0:
             self.stored[from_dwelling].remove(dwarf)
         else:
@@ -391,7 +399,7 @@ class TurnMixin:
         self.stack.append((T_KARINA, seat))
         self.prompt = P_NONE
 
-    def _t_karina(self, task: tuple) -> None:
+    def _t_karina(self, task: TaskEntry) -> None:
         actor = task[1]
         karina = self.layout.legendary_inst[K_KARINA]
         for s in self.turn_order(actor)[1:]:
@@ -399,7 +407,7 @@ class TurnMixin:
                 self._prompt(P_KARINA, s, (actor,))
                 return
 
-    def threat_context(self) -> tuple[int, tuple]:
+    def threat_context(self) -> tuple[int, tuple[Any, ...]]:
         """At an open Lagertha window: (victim, prompt_data), from the threatened task on the stack."""
         if self.prompt_data and self.prompt_data[0] == 1:
             return self.active, self.prompt_data
@@ -435,7 +443,7 @@ class TurnMixin:
         self._unaside(dwarf)
         self.disc[seat].append(dwarf)
 
-    def _t_dwarf_resolve(self, task: tuple) -> None:
+    def _t_dwarf_resolve(self, task: TaskEntry) -> None:
         _, seat, a, dwarf = task
         verb = a[0]
         if verb == A_DWARF and self.kind[dwarf] == K_BALDUR and a[2] == 1:
@@ -487,7 +495,7 @@ class TurnMixin:
         if others:
             self._chance(("bottom", tuple(sorted(others))))
 
-    def _t_finish_use(self, task: tuple) -> None:
+    def _t_finish_use(self, task: TaskEntry) -> None:
         _, seat, card = task
         self._unaside(card)
         self.disc[seat].append(card)
@@ -516,7 +524,7 @@ class TurnMixin:
 
     # ------------------------------------------------------------------ negative effects (§10)
 
-    def _threaten(self, victim: int, code: int, task: tuple, source: int = -1, cancel: tuple | None = None) -> None:
+    def _threaten(self, victim: int, code: int, task: tuple[Any, ...], source: int = -1, cancel: tuple[Any, ...] | None = None) -> None:
         """A listed negative effect is about to apply to ``victim`` (§10): Ygg, then Lagertha.
 
         ``task`` is the effect; ``cancel`` (optional) what happens instead when it is stopped.
@@ -536,7 +544,7 @@ class TurnMixin:
         bid.yggmark[victim] = True
         return True
 
-    def _t_threaten(self, task: tuple) -> None:
+    def _t_threaten(self, task: TaskEntry) -> None:
         _, victim, code, inner, source = task[:5]
         self._threaten(victim, code, inner, source, task[5] if len(task) > 5 else None)
 

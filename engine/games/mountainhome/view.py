@@ -57,19 +57,19 @@ def _t(value: Any) -> Any:
     return value
 
 
-def _blocks(blocks: list[tuple]) -> list:
+def _blocks(blocks: list[tuple[Any, ...]]) -> list[Any]:
     return [[list(cands), count] for cands, count in blocks]
 
 
-def _unblocks(data: list) -> list[tuple]:
+def _unblocks(data: list[Any]) -> list[tuple[Any, ...]]:
     return [(tuple(cands), count) for cands, count in data]
 
 
-def _pdata(state: MountainhomeState) -> Any:
+def _pdata(state: StateBase) -> Any:
     return _j(state.prompt_data)  # chance prompts never hold hidden cards (see MountainhomeState.chance_cards)
 
 
-def observation(state: MountainhomeState, seat: int | None) -> dict[str, Any]:
+def observation(state: StateBase, seat: int | None) -> dict[str, Any]:
     n = state.n
     names = state.names
     bid = state.bid
@@ -147,7 +147,7 @@ def observation(state: MountainhomeState, seat: int | None) -> dict[str, Any]:
             "committed": [n > 0 for n in bid.ncommit],  # who has sent a commit_bid (not what)
             "pools": [nm(p) for p in bid.pool] if revealed else None,
             "values": list(bid.values) if revealed else None,
-            "my_commit": _commit_json(state, bid.commit[seat]) if seat is not None and bid.commit[seat] else None,
+            "my_commit": _commit_json(state, commit) if seat is not None and (commit := bid.commit[seat]) else None,
         }
     # ---- the compact engine section
     commits: list[Any] = []
@@ -201,14 +201,14 @@ def observation(state: MountainhomeState, seat: int | None) -> dict[str, Any]:
     return obs
 
 
-def _commit_json(state: MountainhomeState, commit: tuple) -> dict[str, Any]:
+def _commit_json(state: StateBase, commit: tuple[Any, ...]) -> dict[str, Any]:
     from .notation import Codec
 
     codec = Codec(state)
     return {"cards": [state.names[c] for c in commit[0]], "uses": [codec.use_json(u) for u in commit[1]]}
 
 
-def _bid_json(state: MountainhomeState, bid: Bid, seat: int | None, commits: list) -> dict[str, Any]:
+def _bid_json(state: StateBase, bid: Bid, seat: int | None, commits: list[Any]) -> dict[str, Any]:
     sealed_trash = state.prompt == P_TRASH and state.bid is bid
     return {
         "kind": bid.kind, "prize": bid.prize, "owner": bid.owner, "target": bid.target, "starter": bid.starter,
@@ -226,7 +226,7 @@ def _bid_json(state: MountainhomeState, bid: Bid, seat: int | None, commits: lis
     }
 
 
-def _bid_from(data: dict, n: int) -> Bid:
+def _bid_from(data: dict[str, Any], n: int) -> Bid:
     bid = Bid(n, data["kind"], data["prize"], data["starter"])
     bid.owner = data["owner"]
     bid.target = data["target"]
@@ -261,7 +261,7 @@ def _bid_from(data: dict, n: int) -> Bid:
 # ====================================================================== determinization
 
 
-def _deal_blocks(blocks: list[tuple], pool: set[int], forbidden: set[int], rng: RandomSource) -> list[list[int]] | None:
+def _deal_blocks(blocks: list[tuple[Any, ...]], pool: set[int], forbidden: set[int], rng: RandomSource) -> list[list[int]] | None:
     """Cards for each block (bottom first) from ``pool``; None if the greedy deal fails."""
     order = sorted(range(len(blocks)), key=lambda i: len(blocks[i][0]))
     avail = set(pool)
@@ -313,7 +313,7 @@ def determinizer(game: Any, obs: Mapping[str, Any], seat: int) -> Callable[[Rand
     return deal
 
 
-def _parse(game: Any, obs: Mapping[str, Any], seat: int) -> tuple[MountainhomeState, tuple]:
+def _parse(game: Any, obs: Mapping[str, Any], seat: int) -> tuple[MountainhomeState, tuple[Any, ...]]:
     """Everything of the observation but the hidden cards: a template state and what the deal needs."""
 
     eng = obs["engine"]
@@ -401,7 +401,7 @@ def _parse(game: Any, obs: Mapping[str, Any], seat: int) -> tuple[MountainhomeSt
     return state, context
 
 
-def _deal(state: MountainhomeState, context: tuple, seat: int, rng: RandomSource) -> MountainhomeState:
+def _deal(state: MountainhomeState, context: tuple[Any, ...], seat: int, rng: RandomSource) -> MountainhomeState:
     """Deal the hidden cards of a parsed template (in place) at random, agreeing with the observation."""
     hidden_sets, own_hand, hand_sizes, draw_sizes, selected_pools, xsize, chosen, force = context
     n = state.n
@@ -464,9 +464,9 @@ def _deal(state: MountainhomeState, context: tuple, seat: int, rng: RandomSource
     for cards in state.stored.values():
         located.update(cards)
     located.update(state.trash, state.area, state.fortress, state.cav, state.aside, (c for c in state.slots if c >= 0))
-    for bid in ([state.bid] if state.bid is not None else []) + state.bid_stack:
-        for p in bid.pool:
-            located.update(p)
+    for each_bid in ([state.bid] if state.bid is not None else []) + state.bid_stack:
+        for bid_pool in each_bid.pool:
+            located.update(bid_pool)
     for known, _ in state.xblocks:
         located.update(known)
     located.update(state.private[seat].get("xtop", ()))  # seen by this seat (Baldur's look)
@@ -488,7 +488,7 @@ def _deal(state: MountainhomeState, context: tuple, seat: int, rng: RandomSource
     xtop = list(state.private[seat].get("xtop", ()))  # this seat's own knowledge of the top cards
     unknown = [c for c in unknown if c not in xtop]
     blocks = [(list(known), count) for known, count in state.xblocks]
-    pinned: list[int] = []  # known top cards, top first, taken out of the blocks they sit in
+    pinned = []  # known top cards, top first, taken out of the blocks they sit in
     for card in xtop:
         known, count = blocks[-1]
         if card in known:
@@ -524,7 +524,13 @@ def _deal(state: MountainhomeState, context: tuple, seat: int, rng: RandomSource
     return state
 
 
-class ObservationMixin:
+if TYPE_CHECKING:
+    from .base import StateBase, TaskEntry
+else:
+    StateBase = object  # the state's fields and methods, for the type checker only (base.py)
+
+
+class ObservationMixin(StateBase):
     """What each seat may see: the observation, what a seat sees of an event, and redacted record entries."""
 
     __slots__ = ()
@@ -567,7 +573,7 @@ class ObservationMixin:
             return ("sealed", A_CHOOSE, action[1])
         return action
 
-    def info_digest(self, observer: int) -> tuple:
+    def info_digest(self, observer: int) -> tuple[Any, ...]:
         """A cheap summary of what ``observer`` sees now (only parts of its observation).
 
         Used with :meth:`action_view` by ISMCTS to key nodes: after an event, this tells apart the

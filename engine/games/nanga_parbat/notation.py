@@ -6,7 +6,7 @@ A mixin of :class:`~engine.games.nanga_parbat.state.NangaParbatState`.
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from ...core import IllegalActionError, NotationError
 from .claims import is_connected, trade_pays
@@ -47,8 +47,13 @@ from .tables import (
     YAK,
 )
 
+if TYPE_CHECKING:
+    from .base import StateBase
+else:
+    StateBase = object  # the state's fields and methods, for the type checker only (base.py)
 
-class NotationMixin:
+
+class NotationMixin(StateBase):
     __slots__ = ()
 
     # ---- record notation (§12)
@@ -324,6 +329,6 @@ def _claim_from_json(data: dict[str, Any], keys: set[str], text: str) -> tuple[A
 
 def last_mover(obs: Mapping[str, Any]) -> int:
     """The seat whose end_turn ended the game: the first player moved on even turns."""
-    first = obs["first_player"]
+    first: int = obs["first_player"]
     return first if obs["turn"] % 2 == 1 else 1 - first
 

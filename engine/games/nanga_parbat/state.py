@@ -229,7 +229,7 @@ class NangaParbatState(ObservationMixin, NotationMixin, State):
                 mask |= 1 << entry
         return mask
 
-    def _segments(self) -> list[tuple[int, Any]]:
+    def _segments(self) -> list[tuple[int, int, Any]]:
         """The legal actions of the active seat as runs ``(count, tag, data)``, in sorted order.
 
         ``tag`` RUN_BUILT: ``data`` is the tuple of actions.  RUN_MUSK: the
@@ -243,7 +243,7 @@ class NangaParbatState(ObservationMixin, NotationMixin, State):
         segs: list[tuple[int, int, Any]] = []
         if not self.trapped:
             if self.ranimals[guide]:
-                run = tuple((TRAP, i) for i in REGION_SECTIONS[guide] if cells[i] < HIKER)
+                run: tuple[tuple[int, ...], ...] = tuple((TRAP, i) for i in REGION_SECTIONS[guide] if cells[i] < HIKER)
             else:
                 ranimals = self.ranimals
                 run = tuple((RELOCATE, r) for r in range(REGIONS) if ranimals[r])
@@ -372,16 +372,16 @@ class NangaParbatState(ObservationMixin, NotationMixin, State):
         if phase == P_PLAY:
             legal = self._legal
             if legal is None:
-                legal = []
+                built: list[Any] = []
                 for _count, tag, data in self._segments():
                     if tag == RUN_BUILT:
-                        legal += data
+                        built += data
                     elif tag == RUN_CLAIM:
                         row, col, payloads = data
-                        legal += [(CLAIM, row, col, payload) for payload in payloads]
+                        built += [(CLAIM, row, col, payload) for payload in payloads]
                     else:
-                        legal += self._musk_swaps()
-                legal = self._legal = tuple(legal)
+                        built += self._musk_swaps()
+                legal = self._legal = tuple(built)
             return legal
         if phase == P_GUIDE:
             return tuple((GUIDE, r) for r in range(REGIONS))

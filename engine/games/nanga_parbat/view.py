@@ -9,8 +9,6 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from .notation import last_mover
 
-if TYPE_CHECKING:
-    from .state import NangaParbat, NangaParbatState
 from .tables import (
     ACTIVE,
     CAMP,
@@ -33,15 +31,23 @@ from .tables import (
     TYPE_NAMES,
 )
 
+if TYPE_CHECKING:
+    from typing import Self
 
-class ObservationMixin:
+    from .base import StateBase
+    from .state import NangaParbat
+else:
+    StateBase = object  # the state's fields and methods, for the type checker only (base.py)
+
+
+class ObservationMixin(StateBase):
     __slots__ = ()
 
     # ---- information (everything is public, §14)
 
     def observation(self, seat: int | None) -> dict[str, Any]:
         dealt = self.phase > P_ANIMALS
-        sections = None
+        sections: list[dict[str, Any]] | None = None
         if dealt:
             sections = []
             for i, c in enumerate(self.cells):
@@ -87,7 +93,7 @@ class ObservationMixin:
         }
 
     @classmethod
-    def from_observation(cls, game: NangaParbat, obs: Mapping[str, Any]) -> "NangaParbatState":
+    def from_observation(cls, game: NangaParbat, obs: Mapping[str, Any]) -> Self:
         state = cls(game, game.normalize_options(obs.get("options")))
         state.phase = PHASE_NAMES.index(obs["phase"])
         state.first = obs["first_player"] if obs["first_player"] is not None else -1

@@ -9,7 +9,7 @@ from games.models import Event
 from games.ranking.models import RatingChange
 from games.signals import MatchFinished, match_finished
 
-from .conftest import everyone_moves_once, new_match
+from tests.ranking.helpers import everyone_moves_once, new_match
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from games.models import Match
 from games.ranking.models import QueueEntry, Rating
 from tests.service.helpers import finish_quickly
 
-from .conftest import everyone_moves_once, new_match
+from tests.ranking.helpers import everyone_moves_once, new_match
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from games.ranking.models import Rating, RatingChange
 from games.ranking.ratings import ladder_snapshot, rebuild_ladders
 from tests.service.helpers import finish_quickly
 
-from .conftest import new_match
+from tests.ranking.helpers import new_match
 
 pytestmark = pytest.mark.django_db
 

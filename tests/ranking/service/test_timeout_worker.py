@@ -19,7 +19,7 @@ from django.conf import settings
 from games.models import Match
 from games.verify import verify_match
 
-from .conftest import everyone_moves_once, new_match
+from tests.ranking.helpers import everyone_moves_once, new_match
 
 pytestmark = pytest.mark.django_db(transaction=True, databases="__all__")
 

@@ -14,7 +14,7 @@ from games.models import Event, Match, MatchClock, Seat
 from games.ranking.models import Rating, RatingChange
 from games.verify import verify_match
 
-from .conftest import everyone_moves_once, move_once, new_match
+from tests.ranking.helpers import everyone_moves_once, move_once, new_match
 
 pytestmark = pytest.mark.django_db
 
