@@ -102,6 +102,7 @@ def run_once(args: Any, run: int) -> dict[str, Any]:
         bot_seq = table.reader.ok("GET", f"/api/matches/{bot}/")["seq"]
         time.sleep(0.7)  # the bot is searching
         prober = Prober(table, probe_match, idle, browser)
+        before_fault = table.seqs()
         mark = len(table.ledger.sent)
         note(f"stopping PostgreSQL for {args.down} s")
         stopped = time.monotonic()
@@ -120,7 +121,11 @@ def run_once(args: Any, run: int) -> dict[str, Any]:
         background.stop()
         after = table.seqs()
         catch_up = wait_caught_up(table.watchers, after, 20)
-        caught_up_at = None if catch_up is None else round(time.monotonic() - back - 0, 2)
+        # pages of the matches that moved after the return: when each first showed a position stored after it
+        moved = [w for w in table.watchers if after[w.match_id] > before_fault[w.match_id]]
+        firsts = [min((t for t, seq in w.history if t >= back and seq > before_fault[w.match_id]), default=None)
+                  for w in moved]
+        caught_up_at = None if catch_up is None or None in firsts else round(max(firsts) - back, 2) if firsts else 0.0
         table.stop()
         checks = check_matches(stack, table.reader, table.ledger, table.matches, before)
         problems = [f"{kind}: {_judge(kind, a)}" for kind, a in during if _judge(kind, a)]
@@ -140,7 +145,8 @@ def run_once(args: Any, run: int) -> dict[str, Any]:
             "improper_answer_count": len(problems),
             "first_move_stored_after_return_s": None if first_move is None else round(first_move, 2),
             "bot_move_after_return_s": None if bot_done is None else round(bot_done, 2),
-            "pages_caught_up_after_return_s": caught_up_at,
+            "pages_first_new_push_after_return_s": caught_up_at,
+            "pages_current_at_end": catch_up is not None,
             "checks": checks,
         }
 
@@ -150,7 +156,7 @@ def ok(report: dict[str, Any]) -> bool:
             and sum(sum(k["answers"].values()) for k in report["requests_during_outage"].values()) > 0
             and report["first_move_stored_after_return_s"] is not None
             and report["bot_move_after_return_s"] is not None
-            and report["pages_caught_up_after_return_s"] is not None)
+            and report["pages_first_new_push_after_return_s"] is not None and report["pages_current_at_end"])
 
 
 def _args(parser: Any) -> None:
