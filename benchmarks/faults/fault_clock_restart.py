@@ -2,7 +2,7 @@
 
 ``.venv/bin/python benchmarks/faults/fault_clock_restart.py [--runs N]``
 
-Three rated person-vs-person matches on a 20 s clock (no increment).  In
+Three rated person-vs-person matches on a 30 s clock (no increment).  In
 each, both seats move once (so a late player loses on time instead of the
 match being aborted); then seat 0's clock runs.  The Celery worker and beat
 are killed (SIGKILL) and stay down past every deadline:
@@ -33,7 +33,7 @@ from typing import Any
 from play import check_matches, events
 from scenario import Stack, Table, invariants_hold, main, note, until
 
-CLOCK = {"kind": "realtime", "base": 20, "increment": 0}
+CLOCK = {"kind": "realtime", "base": 30, "increment": 0}
 SWEEP_BOUND_S = 20.0  # the worker's start-up + one beat period (5 s) + the check
 
 
@@ -61,7 +61,9 @@ def run_once(args: Any, run: int) -> dict[str, Any]:
     with Stack("clock-restart", time_limit=240) as stack:
         table = Table(stack, rng)
         names = ("silent", "late", "in_time")
-        matches = dict(zip(names, (table.add_human_match(CLOCK, rated=True) for _ in names)))
+        # everyone signs up first: a clock runs from its match's start, so no match waits on another's set-up
+        pairs = [(table.user("alp"), table.user("bea")) for _ in names]
+        matches = dict(zip(names, (table.add_human_match(CLOCK, rated=True, users=pair) for pair in pairs)))
         before = table.seqs()
         movers = {}
         for name, match_id in matches.items():  # each seat moves once: the match can no longer be aborted

@@ -18,9 +18,11 @@ then kills:
    When the old copy is finally redelivered it finds the match moved on and
    does nothing.
 
-The bound checked: the bot's move is stored exactly once, within 10 s of
-the kill for ``pool`` and within BOT_STALL_SECONDS + BOT_RECOVERY_SECONDS +
-10 s = 45 s for ``worker``; both matches then play on.
+The bound checked: the bot's move is stored exactly once, within 20 s of
+the kill for ``pool`` (a new pool process starts Django, then searches 2 s:
+on a 2-core machine under a load of 15-20 that took up to 10 s), and within
+BOT_STALL_SECONDS + BOT_RECOVERY_SECONDS + 10 s = 45 s for ``worker``; both
+matches then play on.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from typing import Any
 from scenario import Stack, Table, bot_moved, invariants_hold, main, my_turn, note, until
 from play import check_matches, wait_caught_up
 
-BOUNDS = {"pool": 10.0, "worker": 45.0}
+BOUNDS = {"pool": 20.0, "worker": 45.0}
 
 
 def run_once(args: Any, run: int) -> dict[str, Any]:

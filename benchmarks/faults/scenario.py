@@ -81,8 +81,8 @@ class Table:
         self.matches.append(match_id)
         return match_id
 
-    def add_human_match(self, time_control: Any = None, rated: bool = False) -> int:
-        a, b = self.user("alp"), self.user("bea")
+    def add_human_match(self, time_control: Any = None, rated: bool = False, users: tuple[Api, Api] | None = None) -> int:
+        a, b = users or (self.user("alp"), self.user("bea"))
         match_id = human_match(a, b, time_control, rated)
         self.players += [Player(a, match_id, 0, self.ledger, self.rng), Player(b, match_id, 1, self.ledger, self.rng)]
         self.matches.append(match_id)
