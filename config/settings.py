@@ -84,6 +84,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "games.outage.OutageMiddleware",  # database or Redis unreachable -> 503 with a message (issue 15)
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -128,6 +129,9 @@ def _database(url: str) -> dict:
     config = dj_database_url.parse(url, conn_max_age=env_int("DB_CONN_MAX_AGE", 0))
     if config["ENGINE"] == "django.db.backends.sqlite3":
         config["OPTIONS"] = {**_SQLITE_OPTIONS, **config.get("OPTIONS", {})}
+    elif config["ENGINE"] == "django.db.backends.postgresql":
+        # A database that is down fails a request in seconds (a 503, games/outage.py), never hangs it.
+        config["OPTIONS"] = {"connect_timeout": env_int("DB_CONNECT_TIMEOUT", 3), **config.get("OPTIONS", {})}
     return config
 
 

@@ -325,11 +325,36 @@ def submit_action(*, match_id: Any, user: Any, action: Any, expected_seq: Any) -
         to_move = aggregate.state.to_move()
         for index in mine:
             if index in to_move:
+                _check_clock(aggregate, index)
                 return index
         movers = " or ".join(f"seat {s}" for s in to_move) or "nobody"
         raise Forbidden(f"not your turn: it is {movers} to move, and you hold seat {mine[0]}", code="not_your_turn")
 
-    return _act(match_id, seat_for=seat_for, action=action, expected_seq=expected, actor=user_actor(user))
+    try:
+        return _act(match_id, seat_for=seat_for, action=action, expected_seq=expected, actor=user_actor(user))
+    except _ClockRanOut as exc:
+        # The move is refused and the time-out recorded now, whether or not a timeout task has run
+        # (workers down, a lost ETA task): a clock is decided by the events' times, not by when it is checked.
+        outcome = check_timeout(exc.match_id)
+        ended = {"timeout": "you lost the match on time", "aborted": "the match was aborted"}.get(outcome, "")
+        raise Conflict(
+            f"your clock ran out at {exc.deadline.isoformat(timespec='seconds')}: the move was not played"
+            + (f"; {ended}" if ended else ""),
+            code="clock_expired",
+        ) from None
+
+
+class _ClockRanOut(Exception):
+    def __init__(self, match_id: int, deadline: datetime) -> None:
+        super().__init__(match_id, deadline)
+        self.match_id, self.deadline = match_id, deadline
+
+
+def _check_clock(aggregate: MatchAggregate, seat: int) -> None:
+    """Refuse a move made after the mover's clock ran out (raised inside the transaction: nothing is stored)."""
+    deadline = aggregate.clock.deadline(seat) if aggregate.clock is not None else None
+    if deadline is not None and deadline <= timezone.now():
+        raise _ClockRanOut(aggregate.match_id, deadline)
 
 
 # ---------------------------------------------------------------------- ranked play: endings (issue 7)
