@@ -1,7 +1,7 @@
 from django.urls import path
 
 from .consumers import MatchConsumer
-from .consumers_ranking import UserConsumer
+from .ranking.consumers import UserConsumer
 
 websocket_urlpatterns = [
     path("ws/matches/<int:match_id>/", MatchConsumer.as_asgi()),
