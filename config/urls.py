@@ -9,4 +9,5 @@ urlpatterns = [
     path("", include("frontend.urls")),
 ]
 
-handler500 = "games.api.errors.server_error"
+handler404 = "frontend.errors.page_not_found"  # styled pages; the API keeps its JSON errors
+handler500 = "frontend.errors.server_error"

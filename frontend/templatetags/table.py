@@ -82,3 +82,44 @@ def table_notify_attrs(context: template.Context) -> str:
     prefs = settings_of(user)
     return format_html(' data-notify-sound="{}" data-notify-browser="{}"',
                        "1" if prefs.sound else "0", "1" if prefs.browser else "0")
+
+
+# ---------------------------------------------------------------- human names (used by every page)
+
+
+@register.filter
+def game_name(game_id: str) -> str:
+    """``mountain-goats`` -> ``Mountain Goats``."""
+    from engine import get_game
+
+    try:
+        return get_game(game_id).name
+    except KeyError:
+        return game_id
+
+
+@register.filter
+def clock_name(value: Any) -> str:
+    """A time control (its dict or its short key) in words: ``1 day per move``, ``5 min + 10 s per move``."""
+    from games.clocks import normalize_time_control
+    from games.errors import DomainError
+
+    if value in (None, "", "untimed"):
+        return "no clock"
+    try:
+        tc = normalize_time_control(value)
+    except DomainError:
+        return str(value)
+    if tc is None:
+        return "no clock"
+    if tc["kind"] == "correspondence":
+        return f"{tc['days']} day{'s' if tc['days'] != 1 else ''} per move"
+    minutes = tc["base"] / 60
+    base = f"{minutes:g} min" if minutes >= 1 else f"{tc['base']} s"
+    return f"{base} + {tc['increment']} s per move" if tc["increment"] else f"{base} per move"
+
+
+@register.inclusion_tag("frontend/help/_panel.html")
+def table_help_panel(game_id: str, open: bool = False) -> dict[str, Any]:
+    """The "How to play" panel of one game (its help file, or the fallback)."""
+    return {"game": game_help.game_info(game_id), "open": open}

@@ -38,6 +38,7 @@
       var msg;
       try { msg = JSON.parse(evt.data); } catch (e) { return; }
       if (msg.type === "match_found" && msg.url) { window.location.assign(msg.url); return; }
+      document.dispatchEvent(new CustomEvent("cairn:user-message", { detail: msg }));  // table.js: notices
       if (window.htmx) window.htmx.trigger(document.body, "rk:refresh");
     };
     socket.onclose = function () {

@@ -25,17 +25,17 @@ SQLITE_UNINSTALL = "DROP TRIGGER IF EXISTS table_chatmessage_no_update;"
 def install(apps, schema_editor):  # noqa: ANN001, ANN201
     vendor = schema_editor.connection.vendor
     if vendor == "postgresql":
-        schema_editor.execute(PG_INSTALL)
+        schema_editor.execute(PG_INSTALL, params=None)
     elif vendor == "sqlite":
-        schema_editor.execute(SQLITE_INSTALL)
+        schema_editor.execute(SQLITE_INSTALL, params=None)
 
 
 def uninstall(apps, schema_editor):  # noqa: ANN001, ANN201
     vendor = schema_editor.connection.vendor
     if vendor == "postgresql":
-        schema_editor.execute(PG_UNINSTALL)
+        schema_editor.execute(PG_UNINSTALL, params=None)
     elif vendor == "sqlite":
-        schema_editor.execute(SQLITE_UNINSTALL)
+        schema_editor.execute(SQLITE_UNINSTALL, params=None)
 
 
 class Migration(migrations.Migration):
