@@ -5,6 +5,7 @@ from django.urls import include, path
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("api/chat/", include("games.table.urls")),  # chat (issue 16)
     path("api/", include("games.api.urls")),
     path("", include("frontend.urls")),
 ]

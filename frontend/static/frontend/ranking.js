@@ -29,7 +29,7 @@
 
   var socket = null, retry = 1000;
   function connect() {
-    var panel = document.querySelector("[data-user-ws]");
+    var panel = document.querySelector("[data-user-ws]:not(body)");  // body.dataset.userWs is the state, not the path
     if (!panel || socket) return;
     var url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + panel.dataset.userWs;
     socket = new WebSocket(url);
