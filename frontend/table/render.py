@@ -7,8 +7,7 @@ is templates only (autoescaped), marked for htmx's out-of-band swap:
 
 * ``chat``: the message appended to its channel's list, unless the viewer muted its author;
 * ``chat_state``: the players' chat form (turned off or on);
-* ``rematch``: the result card's rematch panel, for this viewer;
-* ``spectators``: the "N watching" count.
+* ``rematch``: the result card's rematch panel, for this viewer.
 
 Socket bookkeeping for the spectator count: :func:`socket_opened` and
 :func:`socket_closed`, called by the match consumer when it joins and leaves
@@ -26,7 +25,7 @@ from django.template.loader import render_to_string
 from games.errors import DomainError
 from games.models import Match
 from games.selectors import seat_of
-from games.table import chat, push, rematch, watch
+from games.table import chat, rematch, watch
 
 log = logging.getLogger(__name__)
 
@@ -98,33 +97,25 @@ def render_push(event: dict[str, Any], user: Any, match_id: int | None = None) -
             return render_to_string("frontend/table/chat_form.html", {**chat_form_context(match, user), "oob": True})
         if kind == "rematch":
             return render_to_string("frontend/table/rematch.html", {**rematch_context(match, user), "oob": True})
-        if kind == "spectators":
-            return render_to_string("frontend/table/spectators.html",
-                                    {"count": event.get("count", 0), "oob": True})
     except (DomainError, Match.DoesNotExist) as exc:
         log.info("table push %s for match %s not rendered: %s", kind, match_id, exc)
     return None
 
 
 def socket_opened(match_id: int, channel_name: str, user: Any) -> None:
-    """A match socket joined its group: a spectator's counts (and everyone watching is told)."""
+    """A match socket joined its group: a spectator's counts.  (Pages read the count every few
+    seconds, ``/matches/<id>/spectators/``: a push to every socket per arrival would cost more.)"""
     match = Match.objects.filter(pk=match_id).first()
     if match is None or seat_of(match, user) is not None:
         return
     try:
-        count = watch.spectator_joined(match_id, channel_name)
+        watch.spectator_joined(match_id, channel_name)
     except Exception:  # noqa: BLE001 - Redis away: the count is decoration
         log.exception("could not count a spectator of match %s", match_id)
-        return
-    push.send(push.match_group(match_id), "spectators", count=count)
 
 
 def socket_closed(match_id: int, channel_name: str, user: Any) -> None:
     try:
-        before = watch.spectator_count(match_id)
-        count = watch.spectator_left(match_id, channel_name)
+        watch.spectator_left(match_id, channel_name)
     except Exception:  # noqa: BLE001
         log.exception("could not uncount a spectator of match %s", match_id)
-        return
-    if count != before:
-        push.send(push.match_group(match_id), "spectators", count=count)

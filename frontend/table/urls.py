@@ -14,6 +14,7 @@ urlpatterns = [
     path("matches/<int:match_id>/rematch/<str:answer>/", views.rematch_answer, name="rematch_answer"),
     path("matches/<int:match_id>/again/", views.new_match_like, name="new_match_like"),
     path("watch/", views.watch_page, name="watch"),
+    path("matches/<int:match_id>/spectators/", views.spectators, name="spectators"),
     path("help/<str:game_id>/", views.help_page, name="help"),
     path("settings/notifications/", views.notification_settings, name="notification_settings"),
 ]

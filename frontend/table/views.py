@@ -138,6 +138,13 @@ def watch_page(request: HttpRequest) -> HttpResponse:
     return render(request, "frontend/table/watch.html", context)
 
 
+@require_GET
+def spectators(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The "N watching" count alone (the match page reads it every few seconds)."""
+    return render(request, "frontend/table/spectators.html",
+                  {"count": watch.spectator_count(match_id), "match_id": match_id})
+
+
 # ---------------------------------------------------------------- help
 
 

@@ -38,7 +38,7 @@ def table_chat(context: template.Context, view: dict[str, Any]) -> dict[str, Any
 
 @register.inclusion_tag("frontend/table/spectators.html")
 def table_spectators(view: dict[str, Any]) -> dict[str, Any]:
-    return {"count": watch.spectator_count(view["id"])}
+    return {"count": watch.spectator_count(view["id"]), "match_id": view["id"]}
 
 
 @register.inclusion_tag("frontend/table/rematch.html", takes_context=True)
