@@ -25,3 +25,22 @@ def second_page(page: Any) -> Any:
 def open_match(page: Any, base: str, match_id: int) -> None:
     page.goto(f"{base}/matches/{match_id}/")
     page.wait_for_selector("#connection[data-state=open]", timeout=STEP_TIMEOUT_MS)
+
+
+def in_thread(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    """Run a database call outside Playwright's event loop (Django refuses ORM calls inside one).
+
+    The thread has its own connection to the (transactional) test database, closed after the call.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connections
+
+    def call() -> Any:
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(call).result()

@@ -6,15 +6,15 @@ import pytest
 
 from games import services
 
-from .table_helpers import STEP_TIMEOUT_MS, log_in, open_match, second_page
+from .table_helpers import in_thread, STEP_TIMEOUT_MS, log_in, open_match, second_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, databases="__all__")]
 
 
-def test_a_chat_message_from_one_browser_appears_in_another(live_asgi_url, browser_page, alice, bob, carol):
-    match = services.create_match(user=alice, game_id="mountain-goats", seats=[{"human": True}, {"human": True}],
+def test_a_chat_message_from_one_browser_appears_in_another(live_asgi_url, alice, bob, carol, browser_page):
+    match = in_thread(services.create_match, user=alice, game_id="mountain-goats", seats=[{"human": True}, {"human": True}],
                                   options={})
-    services.join_match(match_id=match.pk, user=bob)
+    in_thread(services.join_match, match_id=match.pk, user=bob)
     base = live_asgi_url
     log_in(browser_page, base, "alice")
     open_match(browser_page, base, match.pk)

@@ -6,12 +6,12 @@ import pytest
 
 from games import services
 
-from .table_helpers import STEP_TIMEOUT_MS, log_in, open_match
+from .table_helpers import in_thread, STEP_TIMEOUT_MS, log_in, open_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, databases="__all__")]
 
 
-def test_the_how_to_play_panels_and_help_pages(live_asgi_url, browser_page, alice):
+def test_the_how_to_play_panels_and_help_pages(live_asgi_url, alice, browser_page):
     page, base = browser_page, live_asgi_url
     page.goto(f"{base}/")
     cards = page.locator(".game-card")
@@ -28,7 +28,7 @@ def test_the_how_to_play_panels_and_help_pages(live_asgi_url, browser_page, alic
     page.wait_for_url(f"{base}/help/nanga-parbat/")
     assert page.locator("h1").inner_text() == "How to play Nanga Parbat"
 
-    match = services.create_match(user=alice, game_id="nanga-parbat", seats=[{"human": True}, {"bot": "random"}],
+    match = in_thread(services.create_match, user=alice, game_id="nanga-parbat", seats=[{"human": True}, {"bot": "random"}],
                                   options={})
     log_in(page, base, "alice")
     open_match(page, base, match.pk)

@@ -9,15 +9,15 @@ import pytest
 from games import services
 from games.models import Match
 
-from .table_helpers import STEP_TIMEOUT_MS, log_in, open_match, second_page
+from .table_helpers import in_thread, STEP_TIMEOUT_MS, log_in, open_match, second_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, databases="__all__")]
 
 
-def test_a_rematch_is_offered_and_accepted(live_asgi_url, browser_page, alice, bob):
-    match = services.create_match(user=alice, game_id="mountain-goats", seats=[{"human": True}, {"human": True}],
+def test_a_rematch_is_offered_and_accepted(live_asgi_url, alice, bob, browser_page):
+    match = in_thread(services.create_match, user=alice, game_id="mountain-goats", seats=[{"human": True}, {"human": True}],
                                   options={}, time_control="3d")
-    services.join_match(match_id=match.pk, user=bob)
+    in_thread(services.join_match, match_id=match.pk, user=bob)
     base = live_asgi_url
     log_in(browser_page, base, "alice")
     open_match(browser_page, base, match.pk)
@@ -25,7 +25,7 @@ def test_a_rematch_is_offered_and_accepted(live_asgi_url, browser_page, alice, b
     try:
         log_in(bob_page, base, "bob")
         open_match(bob_page, base, match.pk)
-        services.resign(match_id=match.pk, user=bob)  # the match ends while both pages watch
+        in_thread(services.resign, match_id=match.pk, user=bob)  # the match ends while both pages watch
         for page in (browser_page, bob_page):
             page.wait_for_selector("[data-rematch=offer]", timeout=STEP_TIMEOUT_MS)
 
@@ -39,9 +39,10 @@ def test_a_rematch_is_offered_and_accepted(live_asgi_url, browser_page, alice, b
         bob_page.wait_for_url(new, timeout=STEP_TIMEOUT_MS)
         browser_page.wait_for_url(new, timeout=STEP_TIMEOUT_MS)  # alice's page follows by itself
         assert bob_page.url == browser_page.url
-        rematch = Match.objects.get(pk=int(bob_page.url.rstrip("/").rsplit("/", 1)[1]))
+        rematch = in_thread(Match.objects.get, pk=int(bob_page.url.rstrip("/").rsplit("/", 1)[1]))
         assert rematch.status == "active" and rematch.time_control == match.time_control
-        assert [s.user_id for s in rematch.seats.order_by("index")] == [alice.pk, bob.pk]
+        seats = in_thread(lambda: [s.user_id for s in rematch.seats.order_by("index")])
+        assert seats == [alice.pk, bob.pk]
         bob_page.wait_for_selector(".mg-svg .mountain", timeout=STEP_TIMEOUT_MS)
     finally:
         bob_page.context.close()

@@ -6,16 +6,16 @@ import pytest
 
 from games import services
 
-from .table_helpers import STEP_TIMEOUT_MS, log_in, open_match, second_page
+from .table_helpers import in_thread, STEP_TIMEOUT_MS, log_in, open_match, second_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, databases="__all__")]
 
 
-def test_a_spectator_finds_the_match_in_the_watch_list(live_asgi_url, celery_worker_thread, browser_page, alice, carol):
+def test_a_spectator_finds_the_match_in_the_watch_list(live_asgi_url, celery_worker_thread, alice, carol, browser_page):
     base = live_asgi_url
-    bot_match = services.create_match(user=alice, game_id="nanga-parbat", seats=[{"human": True}, {"bot": "random"}],
+    bot_match = in_thread(services.create_match, user=alice, game_id="nanga-parbat", seats=[{"human": True}, {"bot": "random"}],
                                       options={})
-    other = services.create_match(user=alice, game_id="mountain-goats", seats=[{"human": True}, {"bot": "random"}],
+    other = in_thread(services.create_match, user=alice, game_id="mountain-goats", seats=[{"human": True}, {"bot": "random"}],
                                   options={})
     log_in(browser_page, base, "alice")
     open_match(browser_page, base, bot_match.pk)
