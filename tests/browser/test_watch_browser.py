@@ -33,7 +33,7 @@ def test_a_spectator_finds_the_match_in_the_watch_list(live_asgi_url, celery_wor
         row.get_by_role("link", name="Watch").click()
         spectator.wait_for_url(f"{base}/matches/{bot_match.pk}/")
         spectator.wait_for_selector("#connection[data-state=open]", timeout=STEP_TIMEOUT_MS)
-        assert "spectating" in spectator.locator("#turn").inner_text()
+        assert "spectating" in spectator.locator("#turn").inner_text().lower()
         assert spectator.locator(".np-svg").count() == 1
         # The player's page counts the spectator, live.
         browser_page.wait_for_function(
