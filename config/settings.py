@@ -80,6 +80,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "games",
     "games.ranking",  # ranked play (issue 7)
+    "games.table",  # chat, rematches, watching, notifications (issue 16)
     "frontend",
 ]
 
@@ -206,6 +207,48 @@ CELERY_BEAT_SCHEDULE.update(_RANKING_BEAT)
 CAIRN_REPLACEMENT_BOT = os.environ.get("REPLACEMENT_BOT", "easy")
 # Match aggregates each process keeps (games/snapshots.py, an LRU; 0 turns the cache off).
 CAIRN_SNAPSHOT_MATCHES = env_int("SNAPSHOT_MATCHES", 2000)
+
+# ---------------------------------------------------------------- at the table (issue 16)
+
+# Chat: the longest message, and how many one person may send per window.
+CAIRN_CHAT_MAX_LENGTH = env_int("CHAT_MAX_LENGTH", 500)
+CAIRN_CHAT_RATE = env_int("CHAT_RATE", 5)  # messages ...
+CAIRN_CHAT_RATE_SECONDS = env_int("CHAT_RATE_SECONDS", 10)  # ... per this many seconds
+# Spectators of a ranked (rated) match see it this many moves behind (0: live).
+CAIRN_SPECTATOR_DELAY_MOVES = env_int("SPECTATOR_DELAY_MOVES", 0)
+# A spectator socket that never said goodbye (a killed process) stops counting after this long.
+CAIRN_SPECTATOR_TTL_SECONDS = env_int("SPECTATOR_TTL_SECONDS", 6 * 3600)
+
+
+def _email_settings(url: str) -> dict:
+    """``EMAIL_URL``: ``console://`` (the default: mails are printed), ``smtp://user:pass@host:25``,
+    ``smtp+tls://...:587`` (STARTTLS) or ``smtp+ssl://...:465``; a bad value fails loudly."""
+    from urllib.parse import unquote, urlsplit
+
+    parts = urlsplit(url)
+    if parts.scheme in ("console", ""):
+        return {"EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend"}
+    if parts.scheme == "locmem":
+        return {"EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend"}
+    if parts.scheme not in ("smtp", "smtp+tls", "smtp+ssl") or not parts.hostname:
+        raise ImproperlyConfigured(
+            f"EMAIL_URL must be console://, smtp://host:port, smtp+tls://... or smtp+ssl://..., not {url!r}"
+        )
+    return {
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": parts.hostname,
+        "EMAIL_PORT": parts.port or {"smtp": 25, "smtp+tls": 587, "smtp+ssl": 465}[parts.scheme],
+        "EMAIL_HOST_USER": unquote(parts.username or ""),
+        "EMAIL_HOST_PASSWORD": unquote(parts.password or ""),
+        "EMAIL_USE_TLS": parts.scheme == "smtp+tls",
+        "EMAIL_USE_SSL": parts.scheme == "smtp+ssl",
+    }
+
+
+globals().update(_email_settings(os.environ.get("EMAIL_URL", "console://")))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Cairn <cairn@localhost>")
+# The address "your turn" emails link to (no request is at hand in the worker).
+CAIRN_SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 
 # ---------------------------------------------------------------- auth, i18n, static
 

@@ -5,8 +5,10 @@ from django.urls import include, path
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("api/chat/", include("games.table.urls")),  # chat (issue 16)
     path("api/", include("games.api.urls")),
     path("", include("frontend.urls")),
 ]
 
-handler500 = "games.api.errors.server_error"
+handler404 = "frontend.errors.page_not_found"  # styled pages; the API keeps its JSON errors
+handler500 = "frontend.errors.server_error"

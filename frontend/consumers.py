@@ -17,6 +17,7 @@ from games.errors import DomainError
 from games.models import Match
 
 from .live import render_match_fragment
+from .table import render as table
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +55,7 @@ class MatchConsumer(WebsocketConsumer):
         self.group = group_name(self.match_id)
         async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
         self.accept()
+        table.socket_opened(self.match_id, self.channel_name, self.user)  # the spectator count (issue 16)
         # Catch up at once: whatever changed between the page load (or the
         # last connection) and joining the group is in this first push.
         self.push()
@@ -61,10 +63,17 @@ class MatchConsumer(WebsocketConsumer):
     def disconnect(self, code: int) -> None:
         if self.group:
             async_to_sync(self.channel_layer.group_discard)(self.group, self.channel_name)
+            table.socket_closed(self.match_id, self.channel_name, self.user)
 
     def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Clients send nothing that matters; a message is answered with a fresh fragment."""
         self.push(force=True)
+
+    def table_message(self, event: dict) -> None:
+        """Chat, rematch offers, the spectator count (games.table): rendered for this connection's user."""
+        html = table.render_push(event, self.user, self.match_id)
+        if html:
+            self.send(text_data=html)
 
     def match_changed(self, event: dict) -> None:
         if event.get("match_id") not in (None, self.match_id):

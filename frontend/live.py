@@ -14,6 +14,7 @@ from typing import Any
 from django.template.loader import render_to_string
 
 from games import selectors
+from games.store import load_fold_rows
 from games.models import Match
 
 from . import presenters
@@ -137,6 +138,10 @@ def match_context(
 ) -> dict[str, Any]:
     if aggregate is None:
         aggregate = selectors.load_aggregate(match)
+    if selectors.seat_of(match, user) is None:  # spectators of a rated match may see it N moves behind
+        shown = selectors.spectator_seq(match, aggregate.seq)
+        if shown < aggregate.seq:
+            aggregate = selectors.load_aggregate(match, load_fold_rows(match.pk, until=shown))
     view = selectors.match_view(match, user, aggregate=aggregate)
     players = players_of(view)
     # Only the newest events (a few more than shown: a describer takes the mover from the lines before).

@@ -24,5 +24,6 @@ urlpatterns = [
     path("matches/<int:match_id>/replay/", views.replay_page, name="replay"),
     path("matches/<int:match_id>/verify/", views.verify_page, name="verify"),
     path("matches/<int:match_id>/move/", views.submit_move, name="submit_move"),
-    path("", include("frontend.urls_ranking")),  # ranked play (issue 7): play, challenges, profiles, ladders
+    path("", include("frontend.table.urls")),  # chat, rematch, watch, help, notifications (issue 16)
+    path("", include("frontend.ranking.urls")),  # ranked play (issue 7): play, challenges, profiles, ladders
 ]

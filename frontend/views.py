@@ -164,6 +164,19 @@ AUDIT_CHECKS = [
 ]
 
 
+# While a match is in play its seed is still secret: these checks are worded for that.
+AUDIT_LIVE_TEXT = {
+    "seed_commitment":
+        "When the match was created, only SHA-256 of its secret seed was published, and the server checks its "
+        "seed against that commitment. The seed itself stays secret until the match ends; then anyone can check "
+        "that it hashes to the commitment, so it was fixed before the first roll.",
+    "chance_outcomes":
+        "The server checks every chance event so far (a roll, a shuffle, a draw) against the one drawn from the "
+        "secret seed and its event number with HMAC-SHA256. Once the seed is revealed at the end, anyone can "
+        "repeat this check.",
+}
+
+
 @require_GET
 def verify_page(request: HttpRequest, match_id: int) -> HttpResponse:
     """The audit of a match, for people: each check of ``games.verify`` explained, and how to repeat it."""
@@ -176,8 +189,9 @@ def verify_page(request: HttpRequest, match_id: int) -> HttpResponse:
     verdict = verify_match(match)
     # The checks run event by event, so a failure stops them all there: the others are
     # "stopped" (they held for the events before it), not "passed".
+    live = match.status != Match.Status.FINISHED
     checks = [
-        {"key": key, "title": title, "text": text,
+        {"key": key, "title": title, "text": AUDIT_LIVE_TEXT.get(key, text) if live else text,
          "state": "passed" if verdict.ok else "failed" if key == verdict.check else "stopped"}
         for key, title, text in AUDIT_CHECKS
     ]

@@ -248,3 +248,29 @@ def matches(status: str | None = None) -> QuerySet[Match]:
         qs = qs.filter(status=status)
     return qs
 
+
+
+def spectator_seq(match: Match, seq: int | None = None) -> int:
+    """The seq a spectator is shown of ``match`` (at its ``seq``, default the match row's).
+
+    A rated match in play is shown ``CAIRN_SPECTATOR_DELAY_MOVES`` moves behind
+    (env ``SPECTATOR_DELAY_MOVES``; 0, the default, is live): the position just
+    before the N-th newest move, so spectators cannot relay it to a player.
+    Casual and finished matches are live.  The spectator's projection of that
+    position still applies: this only chooses which position.
+    """
+    from django.conf import settings
+
+    current = match.seq if seq is None else seq
+    delay = int(getattr(settings, "CAIRN_SPECTATOR_DELAY_MOVES", 0) or 0)
+    if delay <= 0 or not match.rated or match.status != Match.Status.ACTIVE:
+        return current
+    moves = (
+        Event.objects.filter(match=match, type=Event.Type.ACTION, seq__lte=current)
+        .order_by("-seq").values_list("seq", flat=True)[delay - 1: delay]
+    )
+    nth = next(iter(moves), None)
+    if nth is None:  # fewer than N moves so far: the position before the first one
+        first = Event.objects.filter(match=match, type=Event.Type.ACTION).order_by("seq").values_list("seq", flat=True)
+        nth = next(iter(first[:1]), current + 1)
+    return max(1, min(current, nth - 1))

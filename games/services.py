@@ -100,6 +100,7 @@ def _save(match: Match, aggregate: MatchAggregate, seats: list[Seat], *, expecte
     if finished is not None:  # plug-ins (ranked play's ratings) react in this transaction
         signals.match_finished.send(sender=signals.MatchFinished,
                                     finished=signals.MatchFinished(match=match, seats=seats, event=finished))
+    signals.match_saved.send(sender=Match, match=match, seats=seats)  # plug-ins (turn emails) queue after commit
     snapshots.remember(match, aggregate)  # this process's next load of the match starts here (after commit)
     notify.on_commit(match.pk, match.seq)
     if bot_to_move:

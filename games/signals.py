@@ -27,3 +27,11 @@ class MatchFinished:
 
 match_finished = Signal()
 """Sent as ``match_finished.send(sender=MatchFinished, finished=MatchFinished(...))``."""
+
+
+match_saved = Signal()
+"""Sent after every save of a match's new events, inside the saving transaction, as
+``match_saved.send(sender=Match, match=match, seats=seats)`` (the match row already
+carries the new ``seq``, ``status`` and ``to_move``).  A receiver that acts outside the
+database uses ``transaction.on_commit``.  The table plug-in (``games.table``) queues its
+"your turn" emails from here."""

@@ -20,6 +20,7 @@ what lets :func:`rebuild_ladders` reproduce the ladders exactly.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Iterable
@@ -129,18 +130,28 @@ def rate_match(skills: list[Skill], places: list[int]) -> tuple[str, list[Skill]
 # ---------------------------------------------------------------------- display
 
 
+def shown(value: float) -> int:
+    """The one rounding rule for a rating on any page: to the nearest whole number, halves up.
+
+    (Pages used to disagree: Python's ``round`` rounds halves to even, and a
+    value rounded to 0.1 first and then to a whole number by ``floatformat``
+    could land one higher: 1258.46 showed as 1258 in one place and 1259 in another.)
+    """
+    return math.floor(value + 0.5)
+
+
 def display(rating: float | None, deviation: float | None) -> dict[str, Any]:
     """How a rating is shown everywhere: ``1523 ± 87``, or ``1500? ± 500`` while provisional."""
     if rating is None:
         rating, deviation = START_RATING, START_DEVIATION
     provisional = deviation >= PROVISIONAL_DEVIATION
-    text = f"{round(rating)}{'?' if provisional else ''}"
+    text = f"{shown(rating)}{'?' if provisional else ''}"
     return {
         "rating": round(rating, 2),
         "deviation": round(deviation, 2),
         "provisional": provisional,
         "text": text,
-        "full": f"{text} ± {round(deviation)}",
+        "full": f"{text} ± {shown(deviation)}",
     }
 
 
@@ -164,7 +175,7 @@ def bot_display(level: str, game_id: str | None = None) -> dict[str, Any]:
     label = info.get("label", level)
     rating = published.get(game_id, published.get("*")) if game_id else None
     if game_id:
-        text = f"{round(rating)}" if rating is not None else "unrated"
+        text = f"{shown(rating)}" if rating is not None else "unrated"
         full = f"bot {label} · {text} (fixed)" if rating is not None else f"bot {label} · no published rating"
     else:
         def name(g: str) -> str:
@@ -173,7 +184,7 @@ def bot_display(level: str, game_id: str | None = None) -> dict[str, Any]:
             except KeyError:
                 return g
 
-        parts = [f"{name(g)} {round(r)}" if g != "*" else f"{round(r)}" for g, r in sorted(published.items())]
+        parts = [f"{name(g)} {shown(r)}" if g != "*" else f"{shown(r)}" for g, r in sorted(published.items())]
         text = ", ".join(parts) or "unrated"
         full = f"bot {label} · " + (f"{text} (fixed)" if parts else "no published rating")
     return {"bot": level, "label": label, "rating": rating, "ratings": published, "text": text, "full": full}

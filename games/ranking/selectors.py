@@ -14,7 +14,7 @@ from ..errors import BadRequest, NotFound
 from ..models import Match, Seat
 from ..clocks import time_control_key
 from .models import PROVISIONAL_DEVIATION, Rating, RatingChange
-from .ratings import bot_display, display
+from .ratings import bot_display, display, shown
 
 RESULTS = ("win", "draw", "loss", "aborted", "playing")
 
@@ -148,6 +148,7 @@ def match_history(
             ],
             "rating_delta": round(change.rating_after - change.rating_before, 1) if change else None,
             "rating_after": round(change.rating_after, 1) if change else None,
+            "rating_shown": shown(change.rating_after) if change else None,
             "updated_at": match.updated_at.isoformat(),
         })
         if len(out) >= limit:

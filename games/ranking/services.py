@@ -55,6 +55,7 @@ def ranked_view(
     changes = [
         {"seat": c.seat, "user": c.user.username, "before": round(c.rating_before, 2),
          "after": round(c.rating_after, 2), "delta": round(c.rating_after - c.rating_before, 2),
+         "before_shown": ratings.shown(c.rating_before), "after_shown": ratings.shown(c.rating_after),
          "deviation": round(c.deviation_after, 2), "system": c.system}
         for c in RatingChange.objects.select_related("user").filter(match=match).order_by("seat")
     ]

@@ -86,8 +86,47 @@ def live_asgi_url(transactional_db) -> Iterator[str]:  # noqa: ANN001
 
 
 def watch_htmx_errors(page, errors: list[str]) -> None:  # noqa: ANN001
-    """Count htmx's own error reports (htmx:oobErrorNoTarget, htmx:swapError, ...) as page errors."""
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" and msg.text.startswith("htmx:") else None)
+    """Count every console error (htmx's own reports such as htmx:oobErrorNoTarget included) as a page error."""
+    page.on("console", lambda msg: errors.append(f"console: {msg.text}") if msg.type == "error" else None)
+
+
+watch_console_errors = watch_htmx_errors
+
+
+@pytest.fixture(autouse=True)
+def no_console_errors(request) -> Iterator[list[str]]:  # noqa: ANN001
+    """Every browser test fails on a console error or an uncaught page error, in any page it opens.
+
+    Autouse for every test under tests/browser: each page made with ``new_page``
+    (a context's or a browser's) counts its console messages of type ``error``
+    and its page errors here, and the page's ``js_errors`` is this same list.
+    """
+    if "browser" not in request.keywords:
+        yield []
+        return
+    from playwright.sync_api import Browser, BrowserContext
+
+    errors: list[str] = []
+    originals = {cls: cls.new_page for cls in (BrowserContext, Browser)}
+
+    def watched(original):  # noqa: ANN001, ANN202
+        def new_page(self, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+            page = original(self, *args, **kwargs)
+            page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
+            watch_htmx_errors(page, errors)
+            page.js_errors = errors
+            return page
+        return new_page
+
+    for cls, original in originals.items():
+        cls.new_page = watched(original)
+    try:
+        yield errors
+    finally:
+        for cls, original in originals.items():
+            cls.new_page = original
+    if errors:
+        pytest.fail("console or page errors in the browser:\n" + "\n".join(errors), pytrace=False)
 
 
 @pytest.fixture
@@ -100,11 +139,7 @@ def browser_page() -> Iterator["object"]:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         context = browser.new_context(viewport={"width": 1280, "height": 900})
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        watch_htmx_errors(page, errors)
-        page.js_errors = errors  # type: ignore[attr-defined]
+        page = context.new_page()  # no_console_errors counts its errors (page.js_errors)
         try:
             yield page
         finally:

@@ -29,7 +29,7 @@
 
   var socket = null, retry = 1000;
   function connect() {
-    var panel = document.querySelector("[data-user-ws]");
+    var panel = document.querySelector("[data-user-ws]:not(body)");  // body.dataset.userWs is the state, not the path
     if (!panel || socket) return;
     var url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + panel.dataset.userWs;
     socket = new WebSocket(url);
@@ -38,6 +38,7 @@
       var msg;
       try { msg = JSON.parse(evt.data); } catch (e) { return; }
       if (msg.type === "match_found" && msg.url) { window.location.assign(msg.url); return; }
+      document.dispatchEvent(new CustomEvent("cairn:user-message", { detail: msg }));  // table.js: notices
       if (window.htmx) window.htmx.trigger(document.body, "rk:refresh");
     };
     socket.onclose = function () {

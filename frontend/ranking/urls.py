@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views_ranking as views
+from . import views
 
 urlpatterns = [
     path("play/", views.play, name="ranked_play"),

@@ -1,0 +1,136 @@
+"""Watching: the list of live matches, and how many spectators each has.
+
+The spectator count is kept in Redis so that it is right across several web
+processes: a sorted set per match (``cairn:spectators:<id>``) whose members are
+the spectators' socket channel names, scored by when they connected.  A socket
+adds itself when it connects and removes itself when it disconnects; one that
+never said goodbye (a killed process) stops counting after
+``CAIRN_SPECTATOR_TTL_SECONDS``, and the whole key expires with it.
+"""
+
+from __future__ import annotations
+
+import time
+from functools import lru_cache
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+
+from engine import all_games, get_game
+from games.errors import BadRequest
+from games.models import Match, Seat
+
+KINDS = ("all", "people", "bots")
+WATCH_LIMIT = 60
+
+
+@lru_cache(maxsize=1)
+def _redis() -> Any:
+    import redis
+
+    return redis.Redis.from_url(settings.REDIS_URL)
+
+
+def _key(match_id: int) -> str:
+    prefix = getattr(settings, "CHANNEL_LAYERS", {}).get("default", {}).get("CONFIG", {}).get("prefix", "cairn")
+    return f"{prefix}:spectators:{match_id}"
+
+
+def spectator_joined(match_id: int, channel_name: str) -> int:
+    """A spectator's socket connected; returns the new count."""
+    r, key, now = _redis(), _key(match_id), time.time()
+    ttl = settings.CAIRN_SPECTATOR_TTL_SECONDS
+    pipe = r.pipeline()
+    pipe.zadd(key, {channel_name: now})
+    pipe.zremrangebyscore(key, "-inf", now - ttl)
+    pipe.expire(key, ttl)
+    pipe.zcard(key)
+    return int(pipe.execute()[-1])
+
+
+def spectator_left(match_id: int, channel_name: str) -> int:
+    """A spectator's socket closed; returns the new count."""
+    r, key = _redis(), _key(match_id)
+    pipe = r.pipeline()
+    pipe.zrem(key, channel_name)
+    pipe.zremrangebyscore(key, "-inf", time.time() - settings.CAIRN_SPECTATOR_TTL_SECONDS)
+    pipe.zcard(key)
+    return int(pipe.execute()[-1])
+
+
+def spectator_count(match_id: int) -> int:
+    try:
+        return int(_redis().zcount(_key(match_id), time.time() - settings.CAIRN_SPECTATOR_TTL_SECONDS, "+inf"))
+    except Exception:  # noqa: BLE001 - a count is decoration; Redis being away must not break the page
+        return 0
+
+
+def spectator_counts(match_ids: list[int]) -> dict[int, int]:
+    if not match_ids:
+        return {}
+    try:
+        since = time.time() - settings.CAIRN_SPECTATOR_TTL_SECONDS
+        pipe = _redis().pipeline()
+        for match_id in match_ids:
+            pipe.zcount(_key(match_id), since, "+inf")
+        return {m: int(n) for m, n in zip(match_ids, pipe.execute())}
+    except Exception:  # noqa: BLE001
+        return {m: 0 for m in match_ids}
+
+
+def live_matches(*, game: str | None = None, kind: str | None = None) -> QuerySet[Match]:
+    """Matches in play, most recently moved first; ``game`` filters by game id, ``kind`` by who plays:
+    ``people`` (no bot seat), ``bots`` (at least one bot seat: matches against bots, and ranked
+    matches a bot plays on), ``all``."""
+    if game:
+        try:
+            get_game(game)
+        except KeyError:
+            known = ", ".join(g.id for g in all_games())
+            raise BadRequest(f"unknown game {game!r}; the games are {known}", code="unknown_game") from None
+    kind = kind or "all"
+    if kind not in KINDS:
+        raise BadRequest(f"kind must be one of {', '.join(KINDS)}, not {kind!r}", code="bad_filter")
+    bot_seat = Seat.objects.filter(match=OuterRef("pk")).exclude(bot_level="")
+    qs = (
+        Match.objects.filter(status=Match.Status.ACTIVE)
+        .select_related("created_by")
+        .prefetch_related("seats__user")
+        .annotate(bot_seats=Count("seats", filter=~Q(seats__bot_level="")))
+        .order_by("-updated_at", "-id")
+    )
+    if game:
+        qs = qs.filter(game_id=game)
+    if kind == "people":
+        qs = qs.filter(~Exists(bot_seat))
+    elif kind == "bots":
+        qs = qs.filter(Exists(bot_seat))
+    return qs
+
+
+def watch_list(*, game: str | None = None, kind: str | None = None, limit: int = WATCH_LIMIT) -> list[dict[str, Any]]:
+    """The watch page's rows: game, players, clock, moves so far and spectators (public facts only)."""
+    from games.clocks import time_control_key
+
+    rows = list(live_matches(game=game, kind=kind)[:limit])
+    counts = spectator_counts([m.pk for m in rows])
+    out = []
+    for match in rows:
+        seats = sorted(match.seats.all(), key=lambda s: s.index)
+        out.append({
+            "id": match.pk,
+            "game": match.game_id,
+            "game_name": get_game(match.game_id).name,
+            "players": [
+                {"seat": s.index, "name": s.user.username if s.user_id else f"Bot ({s.bot_level})",
+                 "bot": bool(s.bot_level), "user": s.user.username if s.user_id else None}
+                for s in seats
+            ],
+            "rated": match.rated,
+            "time_control": time_control_key(match.time_control),
+            "seq": match.seq,
+            "spectators": counts.get(match.pk, 0),
+            "updated_at": match.updated_at.isoformat(),
+        })
+    return out
