@@ -122,26 +122,40 @@ async def read_screen(live: Live, index: int, screen: Screen) -> None:
                 live.changed.set()
 
 
-async def open_screens(session: aiohttp.ClientSession, base: str, live: Live, since: int) -> list[float]:
-    """Both players' screens, connected with ``?seq=since``; returns each one's connect start time."""
+async def open_screens(session: aiohttp.ClientSession, base: str, live: Live, since: int, stats: Stats,
+                       gate: asyncio.Semaphore) -> list[float]:
+    """Both players' screens, connected with ``?seq=since``; returns each one's connect start time.
+
+    A refused or reset handshake is retried (three tries, a second apart) and
+    counted; a screen that never connects never catches up (it is missed).
+    """
     ws_base = "ws" + base[len("http"):]
     live.screens = []
     starts = []
     for player in live.players:
         starts.append(time.perf_counter())
-        ws = await session.ws_connect(
-            f"{ws_base}/ws/matches/{live.match_id}/?seq={since}",
-            headers={"Origin": base, "Cookie": f"sessionid={player['session']}"},
-            heartbeat=None, max_msg_size=0,
-        )
-        live.screens.append(Screen(ws=ws))
-    live.readers = [asyncio.create_task(read_screen(live, i, s)) for i, s in enumerate(live.screens)]
+        screen = Screen()
+        for attempt in range(3):
+            try:
+                async with gate:
+                    screen.ws = await session.ws_connect(
+                        f"{ws_base}/ws/matches/{live.match_id}/?seq={since}",
+                        headers={"Origin": base, "Cookie": f"sessionid={player['session']}"},
+                        heartbeat=None, max_msg_size=0,
+                    )
+                break
+            except (aiohttp.ClientError, asyncio.TimeoutError, OSError) as exc:
+                stats.error(f"connect: {type(exc).__name__}")
+                await asyncio.sleep(1.0)
+        live.screens.append(screen)
+    live.readers = [asyncio.create_task(read_screen(live, i, s)) for i, s in enumerate(live.screens) if s.ws]
     return starts
 
 
 async def close_screens(live: Live) -> None:
     for screen in live.screens:
-        await screen.ws.close()
+        if screen.ws is not None:
+            await screen.ws.close()
     for task in live.readers:
         task.cancel()
 
@@ -161,7 +175,7 @@ async def play(session: aiohttp.ClientSession, base: str, live: Live, stats: Sta
             stats.finished += 1
             await close_screens(live)
             await open_match(session, base, live, stats)
-            await open_screens(session, base, live, live.seq)
+            await open_screens(session, base, live, live.seq, stats, asyncio.Semaphore(2))
             continue
         seat = view["to_move"][0] if view["to_move"] else None
         if seat is None:
@@ -228,9 +242,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         t = time.perf_counter()
         await asyncio.gather(*(create(live) for live in lives))
         setup_s = time.perf_counter() - t
-        # The connect burst: every screen at once, each asking for a catch-up (?seq=0).
+        # The connect burst: every screen at once (or --connect-at-once at a time), each asking
+        # for a catch-up (?seq=0), as after a restart.
+        connect_gate = asyncio.Semaphore(args.connect_at_once or 2 * args.matches)
         t = time.perf_counter()
-        starts = await asyncio.gather(*(open_screens(session, base, live, 0) for live in lives))
+        starts = await asyncio.gather(*(open_screens(session, base, live, 0, stats, connect_gate) for live in lives))
         burst_deadline = time.perf_counter() + args.miss_after
         while time.perf_counter() < burst_deadline and any(s.first_at is None for live in lives for s in live.screens):
             await asyncio.sleep(0.05)
@@ -290,6 +306,8 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=60.0, help="how long to play, s")
     parser.add_argument("--miss-after", type=float, default=30.0, help="a screen not caught up after this is missed, s")
     parser.add_argument("--connections", type=int, default=200, help="HTTP connections the client keeps")
+    parser.add_argument("--connect-at-once", type=int, default=0,
+                        help="screens connecting at the same time at the start (default: all)")
     parser.add_argument("--seed", type=int, default=12)
     parser.add_argument("--json", action="store_true", help="print the result as JSON only")
     args = parser.parse_args()
