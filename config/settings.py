@@ -128,6 +128,12 @@ def _database(url: str) -> dict:
     config = dj_database_url.parse(url, conn_max_age=env_int("DB_CONN_MAX_AGE", 0))
     if config["ENGINE"] == "django.db.backends.sqlite3":
         config["OPTIONS"] = {**_SQLITE_OPTIONS, **config.get("OPTIONS", {})}
+    elif env_int("DB_POOL", 0) > 0 and config["ENGINE"] == "django.db.backends.postgresql":
+        # A process's pool of PostgreSQL connections (psycopg_pool, Django 5.1+), shared by all its
+        # threads: an ASGI process runs each request and render in a thread of its own, so without it
+        # every request opens a connection.  scripts/run turns it on for the web processes (issue 12).
+        config["CONN_MAX_AGE"] = 0
+        config["OPTIONS"] = {**config.get("OPTIONS", {}), "pool": {"min_size": 1, "max_size": env_int("DB_POOL", 0), "timeout": 30}}
     return config
 
 
