@@ -82,13 +82,17 @@ def percentile(values: list[float], p: float) -> float:
 
 
 async def api(session: aiohttp.ClientSession, method: str, url: str, token: str, body: Any = None) -> tuple[int, Any]:
+    """(HTTP status, JSON body); a timeout or a broken connection is status 0, the body its name."""
     headers = {"Authorization": f"Token {token}"}
-    async with session.request(method, url, json=body, headers=headers) as response:
-        try:
-            data = await response.json(content_type=None)
-        except ValueError:
-            data = None
-        return response.status, data
+    try:
+        async with session.request(method, url, json=body, headers=headers) as response:
+            try:
+                data = await response.json(content_type=None)
+            except ValueError:
+                data = None
+            return response.status, data
+    except (aiohttp.ClientError, asyncio.TimeoutError, OSError) as exc:
+        return 0, type(exc).__name__
 
 
 async def open_match(session: aiohttp.ClientSession, base: str, live: Live, stats: Stats) -> None:
@@ -174,7 +178,11 @@ async def play(session: aiohttp.ClientSession, base: str, live: Live, stats: Sta
         if view["status"] == "finished":
             stats.finished += 1
             await close_screens(live)
-            await open_match(session, base, live, stats)
+            try:
+                await open_match(session, base, live, stats)
+            except RuntimeError:
+                stats.error("set-up of a next match")
+                return
             await open_screens(session, base, live, live.seq, stats, asyncio.Semaphore(2))
             continue
         seat = view["to_move"][0] if view["to_move"] else None
@@ -230,17 +238,22 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     stats = Stats()
     rng = random.Random(args.seed)
     connector = aiohttp.TCPConnector(limit=args.connections)
-    timeout = aiohttp.ClientTimeout(total=60)
+    timeout = aiohttp.ClientTimeout(total=args.miss_after)
     async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
         lives = [Live(i, (players[2 * i], players[2 * i + 1])) for i in range(args.matches)]
         gate = asyncio.Semaphore(16)
 
-        async def create(live: Live) -> None:
+        async def create(live: Live) -> Live | None:
             async with gate:
-                await open_match(session, base, live, stats)
+                try:
+                    await open_match(session, base, live, stats)
+                except RuntimeError as exc:
+                    stats.error(f"set-up: {str(exc)[:40]}")
+                    return None
+                return live
 
         t = time.perf_counter()
-        await asyncio.gather(*(create(live) for live in lives))
+        lives = [live for live in await asyncio.gather(*(create(live) for live in lives)) if live is not None]
         setup_s = time.perf_counter() - t
         # The connect burst: every screen at once (or --connect-at-once at a time), each asking
         # for a catch-up (?seq=0), as after a restart.
@@ -270,7 +283,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             await close_screens(live)
     lat = stats.latencies
     return {
-        "matches": args.matches,
+        "matches": len(lives),
         "screens": 2 * args.matches,
         "think_s": args.think,
         "duration_s": round(elapsed, 1),

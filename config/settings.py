@@ -211,7 +211,7 @@ CAIRN_SNAPSHOT_MATCHES = env_int("SNAPSHOT_MATCHES", 2000)
 # Live pushes (frontend/fanout.py): the bounded render pool of a web process, and how long a
 # rendered fragment (one per match, position and viewer class) is kept for sockets that connect late.
 CAIRN_RENDER_THREADS = env_int("RENDER_THREADS", 4)
-CAIRN_RENDER_CACHE = env_int("RENDER_CACHE", 4000)
+CAIRN_RENDER_CACHE = env_int("RENDER_CACHE", 1000)
 CAIRN_RENDER_TTL = float(os.environ.get("RENDER_TTL", "2.0"))
 
 # ---------------------------------------------------------------- auth, i18n, static

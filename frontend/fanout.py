@@ -47,7 +47,7 @@ from django.db import close_old_connections
 from games import selectors
 from games.models import Match
 
-from .live import render_match_fragment
+from .live import ranked_panel, render_match_fragment
 
 T = TypeVar("T")
 
@@ -114,7 +114,25 @@ def viewer_class(match: Match, user: Any) -> str:
     return SPECTATOR
 
 
-def render_for_class(match: Match, user: Any, cls: str) -> str:
+@dataclass(frozen=True)
+class Position:
+    """What every viewer class of one position shares: the fold and the ranked panel's data.
+
+    Read once per position and process (one query for the events after the
+    cached snapshot, and the ranked panel's), not once per class.  Rendering
+    only reads them.
+    """
+
+    aggregate: Any
+    ranked: Any
+
+
+def _load_position(match: Match) -> Position:
+    aggregate = selectors.load_aggregate(match)
+    return Position(aggregate=aggregate, ranked=ranked_panel(match, aggregate))
+
+
+def render_for_class(match: Match, user: Any, cls: str, position: Position | None = None) -> str:
     """The fragment of viewer class ``cls``, rendered for ``user`` (any member of the class).
 
     The one place where a class's render is decided: a spectator delay (show
@@ -122,7 +140,9 @@ def render_for_class(match: Match, user: Any, cls: str) -> str:
     """
     # Every class renders the live position today; a spectator delay would pick an
     # older position for ``cls.startswith(SPECTATOR)`` here (and key the cache by it).
-    return render_match_fragment(match, user, oob=True)
+    if position is None:
+        return render_match_fragment(match, user, oob=True)
+    return render_match_fragment(match, user, oob=True, aggregate=position.aggregate, ranked=position.ranked)
 
 
 class Coalescer:
@@ -160,8 +180,10 @@ class Coalescer:
         else:
             future.set_result(value)
             if self.ttl > 0 and self.size > 0:
-                self._done[key] = (time.monotonic(), value)
-                while len(self._done) > self.size:
+                now = time.monotonic()
+                self._done[key] = (now, value)
+                # Out go the least recently used beyond the size, and expired ones at the old end.
+                while len(self._done) > self.size or now - next(iter(self._done.values()))[0] > self.ttl:
                     self._done.popitem(last=False)
             return value
         finally:
@@ -174,8 +196,10 @@ class Coalescer:
 
 # Heads are shared only by concurrent callers (no TTL: a head must be read after the change it announces).
 heads = Coalescer(size=0, ttl=0)
+# A position (its fold) is shared by the classes rendered for it, briefly: the renders follow at once.
+positions = Coalescer(size=64, ttl=float(getattr(settings, "CAIRN_RENDER_TTL", 2.0)))
 renders = Coalescer(
-    size=int(getattr(settings, "CAIRN_RENDER_CACHE", 4000)), ttl=float(getattr(settings, "CAIRN_RENDER_TTL", 2.0))
+    size=int(getattr(settings, "CAIRN_RENDER_CACHE", 1000)), ttl=float(getattr(settings, "CAIRN_RENDER_TTL", 2.0))
 )
 
 
@@ -189,4 +213,11 @@ async def fragment(head_: Head, user: Any) -> str:
     match = head_.match
     cls = viewer_class(match, user)
     key = (match.pk, head_.seq, head_.last_hash, cls)
-    return await renders.get(key, lambda: in_pool(render_for_class, match, user, cls))
+
+    async def render() -> str:
+        position = await positions.get(
+            (match.pk, head_.seq, head_.last_hash), lambda: in_pool(_load_position, match)
+        )
+        return await in_pool(render_for_class, match, user, cls, position)
+
+    return await renders.get(key, render)

@@ -28,18 +28,23 @@ def renders(monkeypatch):  # noqa: ANN001, ANN201
     calls: list[tuple[str, int]] = []
     real = fanout.render_for_class
 
-    def counted(match, user, cls):  # noqa: ANN001, ANN202
+    def counted(match, user, cls, position=None):  # noqa: ANN001, ANN202
         calls.append((cls, match.pk))
-        return real(match, user, cls)
+        return real(match, user, cls, position)
 
     monkeypatch.setattr(fanout, "render_for_class", counted)
     fanout.renders.clear()
+    fanout.positions.clear()
     yield calls
     fanout.renders.clear()
+    fanout.positions.clear()
 
 
-def test_sockets_of_one_viewer_class_share_one_render(alice, bob, carol, make_user, renders):
+def test_sockets_of_one_viewer_class_share_one_render(alice, bob, carol, make_user, renders, monkeypatch):
     dave = make_user("dave")
+    positions: list[int] = []
+    real_position = fanout._load_position
+    monkeypatch.setattr(fanout, "_load_position", lambda match: positions.append(match.pk) or real_position(match))
     match = two_player_match(alice, bob)
     player = mover(match, alice, bob)
     other = bob if player == alice else alice
@@ -62,8 +67,10 @@ def test_sockets_of_one_viewer_class_share_one_render(alice, bob, carol, make_us
         return pushed
 
     pushed = async_to_sync(scenario)()
-    # Seven sockets, three distinct views: each seat, and every spectator (logged in or not).
+    # Seven sockets, three distinct views: each seat, and every spectator (logged in or not),
+    # all from one read of the position (its fold and ranked panel).
     assert sorted(cls for cls, _ in renders) == ["seat:0", "seat:1", "spectator"]
+    assert positions == [match.pk]
     seq = data_seq(pushed["bob"])
     assert {data_seq(html) for html in pushed.values()} == {seq}
     assert pushed["alice-1"] == pushed["alice-2"]
