@@ -74,6 +74,32 @@ class Stats:
         self.errors[what] = self.errors.get(what, 0) + 1
 
 
+def cpu_seconds(pids: list[int]) -> dict[int, float]:
+    """User + system CPU seconds each process (all its threads) has used so far (Linux /proc)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    out = {}
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+            out[pid] = (int(fields[11]) + int(fields[12])) / tick
+        except (OSError, IndexError, ValueError):
+            out[pid] = float("nan")
+    return out
+
+
+def rss_mb(pids: list[int]) -> dict[int, float]:
+    out = {}
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/status", encoding="ascii") as handle:
+                line = next(l for l in handle if l.startswith("VmRSS:"))
+            out[pid] = round(int(line.split()[1]) / 1024, 1)
+        except (OSError, StopIteration, ValueError):
+            out[pid] = float("nan")
+    return out
+
+
 def percentile(values: list[float], p: float) -> float:
     if not values:
         return float("nan")
@@ -164,8 +190,8 @@ async def close_screens(live: Live) -> None:
         task.cancel()
 
 
-async def play(session: aiohttp.ClientSession, base: str, live: Live, stats: Stats, args: argparse.Namespace,
-               rng: random.Random, stop_at: float) -> None:
+async def play(session: aiohttp.ClientSession, ws_session: aiohttp.ClientSession, base: str, live: Live,
+               stats: Stats, args: argparse.Namespace, rng: random.Random, stop_at: float) -> None:
     while time.perf_counter() < stop_at:
         await asyncio.sleep(min(rng.expovariate(1.0 / args.think), max(0.0, stop_at - time.perf_counter())))
         if time.perf_counter() >= stop_at:
@@ -183,7 +209,7 @@ async def play(session: aiohttp.ClientSession, base: str, live: Live, stats: Sta
             except RuntimeError:
                 stats.error("set-up of a next match")
                 return
-            await open_screens(session, base, live, live.seq, stats, asyncio.Semaphore(2))
+            await open_screens(ws_session, base, live, live.seq, stats, asyncio.Semaphore(2))
             continue
         seat = view["to_move"][0] if view["to_move"] else None
         if seat is None:
@@ -237,9 +263,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         raise SystemExit(f"{args.matches} matches need {2 * args.matches} players; {args.players} has {len(players)}")
     stats = Stats()
     rng = random.Random(args.seed)
+    # Websockets hold their connections, so they get a session of their own (no limit): sharing
+    # one would starve the HTTP requests of connection slots.
     connector = aiohttp.TCPConnector(limit=args.connections)
     timeout = aiohttp.ClientTimeout(total=args.miss_after)
-    async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
+    async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session, aiohttp.ClientSession(
+        connector=aiohttp.TCPConnector(limit=0), timeout=timeout
+    ) as ws_session:
         lives = [Live(i, (players[2 * i], players[2 * i + 1])) for i in range(args.matches)]
         gate = asyncio.Semaphore(16)
 
@@ -259,7 +289,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         # for a catch-up (?seq=0), as after a restart.
         connect_gate = asyncio.Semaphore(args.connect_at_once or 2 * args.matches)
         t = time.perf_counter()
-        starts = await asyncio.gather(*(open_screens(session, base, live, 0, stats, connect_gate) for live in lives))
+        starts = await asyncio.gather(*(open_screens(ws_session, base, live, 0, stats, connect_gate) for live in lives))
         burst_deadline = time.perf_counter() + args.miss_after
         while time.perf_counter() < burst_deadline and any(s.first_at is None for live in lives for s in live.screens):
             await asyncio.sleep(0.05)
@@ -273,12 +303,15 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         burst_s = time.perf_counter() - t
         # Play.
         load0 = os.getloadavg()
+        cpu0 = cpu_seconds(args.pids)
         t = time.perf_counter()
         stop_at = t + args.duration
-        await asyncio.gather(*(play(session, base, live, stats, args, random.Random(rng.random()), stop_at)
-                               for live in lives))
+        await asyncio.gather(*(play(session, ws_session, base, live, stats, args, random.Random(rng.random()),
+                                    stop_at) for live in lives))
         elapsed = time.perf_counter() - t
         load1 = os.getloadavg()
+        cpu1 = cpu_seconds(args.pids)
+        memory = rss_mb(args.pids)
         for live in lives:
             await close_screens(live)
     lat = stats.latencies
@@ -305,6 +338,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "max_ms": round(max(firsts), 1) if firsts else float("nan"),
             "missed": burst_missed,
         },
+        # CPU the named server processes used while playing, per move that reached every screen:
+        # much steadier than wall-clock latency on a shared, loaded machine.
+        "server_cpu_ms_per_move": round(1000 * sum(cpu1[p] - cpu0[p] for p in args.pids) / len(lat), 1)
+        if lat and args.pids else None,
+        "server_cpu_share": round(sum(cpu1[p] - cpu0[p] for p in args.pids) / elapsed, 3) if args.pids else None,
+        "server_rss_mb": memory,
         "load_before": [round(x, 2) for x in load0],
         "load_after": [round(x, 2) for x in load1],
     }
@@ -321,9 +360,12 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=200, help="HTTP connections the client keeps")
     parser.add_argument("--connect-at-once", type=int, default=0,
                         help="screens connecting at the same time at the start (default: all)")
+    parser.add_argument("--pids", default="", help="comma-separated ids of the server's processes on this "
+                        "machine: their CPU time per move and memory are reported")
     parser.add_argument("--seed", type=int, default=12)
     parser.add_argument("--json", action="store_true", help="print the result as JSON only")
     args = parser.parse_args()
+    args.pids = [int(p) for p in args.pids.split(",") if p.strip()]
     if not (1 <= args.matches <= 5000 and 0 < args.think and 0 < args.duration <= 3600):
         raise SystemExit("matches 1..5000, think > 0 and duration 0..3600 s, please")
     result = asyncio.run(run(args))
@@ -334,6 +376,9 @@ def main() -> None:
           f"load {result['load_before']} -> {result['load_after']}")
     print(f"  moves/s {result['moves_per_s']}  p50 {result['p50_ms']} ms  p95 {result['p95_ms']} ms  "
           f"p99 {result['p99_ms']} ms  max {result['max_ms']} ms  missed {result['missed']}  errors {result['errors']}")
+    if result["server_cpu_ms_per_move"] is not None:
+        print(f"  server CPU {result['server_cpu_ms_per_move']} ms per move ({result['server_cpu_share']} cores), "
+              f"memory (MB) {result['server_rss_mb']}")
     b = result["burst"]
     print(f"  connect burst: {result['screens']} screens in {b['s']} s, first fragment p50 {b['p50_ms']} ms "
           f"p95 {b['p95_ms']} ms max {b['max_ms']} ms, missed {b['missed']}")
