@@ -45,6 +45,7 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from games import selectors
+from games.errors import NotFound
 from games.models import Match
 
 from .live import ranked_panel, render_match_fragment
@@ -94,7 +95,7 @@ class Head:
 def _load_head(match_id: int) -> Head | None:
     try:
         match = selectors.get_match(match_id)
-    except Exception:  # NotFound
+    except NotFound:
         return None
     return Head(match=match, seq=match.seq, last_hash=match.last_hash)
 
