@@ -133,6 +133,12 @@ def _database(url: str) -> dict:
     elif config["ENGINE"] == "django.db.backends.postgresql":
         # A database that is down fails a request in seconds (a 503, games/outage.py), never hangs it.
         config["OPTIONS"] = {"connect_timeout": env_int("DB_CONNECT_TIMEOUT", 3), **config.get("OPTIONS", {})}
+        if env_int("DB_POOL", 0) > 0:
+            # A process's pool of PostgreSQL connections (psycopg_pool, Django 5.1+), shared by all its
+            # threads: an ASGI process runs each request and render in a thread of its own, so without it
+            # every request opens a connection.  scripts/run turns it on for the web processes (issue 12).
+            config["CONN_MAX_AGE"] = 0
+            config["OPTIONS"]["pool"] = {"min_size": 1, "max_size": env_int("DB_POOL", 0), "timeout": 30}
     return config
 
 
@@ -207,6 +213,11 @@ CELERY_BEAT_SCHEDULE.update(_RANKING_BEAT)
 CAIRN_REPLACEMENT_BOT = os.environ.get("REPLACEMENT_BOT", "easy")
 # Match aggregates each process keeps (games/snapshots.py, an LRU; 0 turns the cache off).
 CAIRN_SNAPSHOT_MATCHES = env_int("SNAPSHOT_MATCHES", 2000)
+# Live pushes (frontend/fanout.py): the bounded render pool of a web process, and how long a
+# rendered fragment (one per match, position and viewer class) is kept for sockets that connect late.
+CAIRN_RENDER_THREADS = env_int("RENDER_THREADS", 4)
+CAIRN_RENDER_CACHE = env_int("RENDER_CACHE", 1000)
+CAIRN_RENDER_TTL = float(os.environ.get("RENDER_TTL", "2.0"))
 
 # ---------------------------------------------------------------- at the table (issue 16)
 

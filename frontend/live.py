@@ -133,9 +133,15 @@ def result_lines(view: dict[str, Any], players: list[Player]) -> dict[str, Any] 
     return {"rows": rows, "headline": headline, "summary": summary, "you_won": view.get("my_seat") in winners}
 
 
+_UNSET: Any = object()
+
+
 def match_context(
-    match: Match, user: Any, *, error: str | None = None, oob: bool = False, aggregate: Any = None
+    match: Match, user: Any, *, error: str | None = None, oob: bool = False, aggregate: Any = None,
+    ranked: Any = _UNSET,
 ) -> dict[str, Any]:
+    """The fragment's context for ``user``.  ``aggregate`` and ``ranked`` (the ranked panel's data, the
+    same for every viewer) may be given by a caller that renders one position for several viewers."""
     if aggregate is None:
         aggregate = selectors.load_aggregate(match)
     if selectors.seat_of(match, user) is None:  # spectators of a rated match may see it N moves behind
@@ -170,8 +176,13 @@ def match_context(
         "viewer_is_authenticated": bool(getattr(user, "is_authenticated", False)),
         "error": error,
         "oob": oob,
-        "ranked": _ranked(match, aggregate),
+        "ranked": _ranked(match, aggregate) if ranked is _UNSET else ranked,
     }
+
+
+def ranked_panel(match: Match, aggregate: Any) -> dict[str, Any] | None:
+    """The ranked panel's data for the position of ``aggregate`` (viewer-independent)."""
+    return _ranked(match, aggregate)
 
 
 def _ranked(match: Match, aggregate: Any) -> dict[str, Any] | None:
@@ -185,11 +196,13 @@ def _ranked(match: Match, aggregate: Any) -> dict[str, Any] | None:
         return None
 
 
-def render_match_fragment(match: Match, user: Any, *, error: str | None = None, oob: bool = False, request=None) -> str:
+def render_match_fragment(
+    match: Match, user: Any, *, error: str | None = None, oob: bool = False, request=None,
+    aggregate: Any = None, ranked: Any = _UNSET,
+) -> str:
     """The ``#match-live`` fragment for ``user`` (``oob``: marked for an htmx out-of-band swap)."""
-    return render_to_string(
-        "frontend/match_live.html", match_context(match, user, error=error, oob=oob), request=request
-    )
+    context = match_context(match, user, error=error, oob=oob, aggregate=aggregate, ranked=ranked)
+    return render_to_string("frontend/match_live.html", context, request=request)
 
 
 def replay_context(match: Match, user: Any, seq: int | None = None) -> dict[str, Any]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import uuid
 from typing import Any
 
 from django.contrib import messages
@@ -15,7 +16,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 import ai
 from engine import all_games, get_game
-from games import selectors, services
+from games import notify, selectors, services
 from games.errors import DomainError, NotFound
 from games.models import Match
 
@@ -123,6 +124,8 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
         return render(request, "frontend/error.html", {"message": exc.message}, status=exc.status)
     services.nudge_if_stalled(match)  # a bot turn lost with a worker is re-queued on the next look
     context["ws_path"] = f"/ws/matches/{match.pk}/"
+    # This page's id: its socket skips the push of a move this page made (the answer shows it).
+    context["client_id"] = uuid.uuid4().hex
     return render(request, "frontend/match.html", context)
 
 
@@ -260,7 +263,9 @@ def submit_move(request: HttpRequest, match_id: int) -> HttpResponse:
         return _move_answer(request, match, "The move did not say which position it was made in.", 400)
     try:
         action = _action_from_post(request, match)
-        services.submit_action(match_id=match.pk, user=request.user, action=action, expected_seq=expected_seq)
+        # The answer carries the fragment, so this page's socket is spared the same one (notify.from_origin).
+        with notify.from_origin(request.headers.get("X-Cairn-Client") if _is_htmx(request) else None):
+            services.submit_action(match_id=match.pk, user=request.user, action=action, expected_seq=expected_seq)
     except presenters.FormError as exc:
         return _move_answer(request, match, str(exc), 400)
     except DomainError as exc:

@@ -1,9 +1,14 @@
 """Live updates over the channel layer: the one notify module of the service.
 
 * ``match-<id>`` groups: :func:`match_changed` tells a match's websocket
-  consumers that it changed.  Only ids travel (``match_id`` and ``seq``), never
-  state, so nothing can leak through it: each consumer reloads the match and
-  renders its own viewer's projection.
+  consumers that it changed.  Only ids travel (``match_id``, ``seq`` and the
+  ``origin`` page's random id), never state or hashes, so nothing can leak
+  through it: each consumer reloads the match and pushes its viewer class's
+  projection (``frontend.fanout``).
+* ``origin``: a page that sends a move over HTTP gets its fragment as the
+  answer, so its own socket skips that move's push (one delivery per move to
+  the mover).  The web view marks the move with :func:`from_origin`; the id
+  is captured when the commit hook is registered.
 * ``user-<id>`` groups: :func:`to_user` sends a person small JSON (a match
   found, a challenge), which their lobby socket forwards to the browser.
 
@@ -19,11 +24,13 @@ event loop, whose Redis connections are reused.  It holds no match state.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import contextvars
 import logging
 import os
 import threading
 from functools import partial
-from typing import Any
+from typing import Any, Iterator
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -38,6 +45,17 @@ SEND_TIMEOUT_S = 5.0
 _loop: asyncio.AbstractEventLoop | None = None
 _loop_pid: int | None = None
 _loop_guard = threading.Lock()
+_origin: contextvars.ContextVar[str] = contextvars.ContextVar("cairn_notify_origin", default="")
+
+
+@contextlib.contextmanager
+def from_origin(origin: str | None) -> Iterator[None]:
+    """Mark the match changes committed inside this block as made by page ``origin`` (or none)."""
+    token = _origin.set((origin or "")[:64])
+    try:
+        yield
+    finally:
+        _origin.reset(token)
 
 
 def group_name(match_id: int) -> str:
@@ -68,17 +86,22 @@ def _group_send(group: str, message: dict[str, Any]) -> None:
         future.result(timeout=SEND_TIMEOUT_S)
 
 
-def match_changed(match_id: int, seq: int) -> None:
-    """Send ``{"type": "match.changed", "match_id", "seq"}`` to the match's group."""
+def match_changed(match_id: int, seq: int, origin: str = "") -> None:
+    """Send ``{"type": "match.changed", "match_id", "seq"[, "origin"]}`` to the match's group."""
+    message: dict[str, Any] = {"type": "match.changed", "match_id": match_id, "seq": seq}
+    if origin:
+        message["origin"] = origin
     try:
-        _group_send(group_name(match_id), {"type": "match.changed", "match_id": match_id, "seq": seq})
+        _group_send(group_name(match_id), message)
     except Exception:  # the move is committed; a lost push only delays a page until its next update
         logger.exception("could not notify match %s of seq %s", match_id, seq)
 
 
 def on_commit(match_id: int, seq: int) -> None:
     """Send :func:`match_changed` once the current transaction commits."""
-    transaction.on_commit(partial(match_changed, match_id, seq), using=db.alias())
+    origin = _origin.get()
+    send = partial(match_changed, match_id, seq, origin) if origin else partial(match_changed, match_id, seq)
+    transaction.on_commit(send, using=db.alias())
 
 
 def user_group(user_id: int) -> str:

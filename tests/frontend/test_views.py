@@ -92,7 +92,7 @@ def test_creating_a_match_against_a_bot_starts_it_and_opens_the_match_page(alice
     assert match.status == "active"
     assert [(s.user_id, s.bot_level) for s in match.seats.order_by("index")] == [(alice.pk, ""), (None, "random")]
     page = client.get(response["Location"]).content.decode()
-    assert f'ws-connect="/ws/matches/{match.pk}/?seq={match.seq}"' in page
+    assert f'ws-connect="/ws/matches/{match.pk}/?seq={match.seq}&amp;client=' in page
     assert 'class="mg-svg"' in page  # the Mountain Goats board, not the fallback
     assert "Bot 2 (random)" in page
 
@@ -368,7 +368,7 @@ def test_an_anonymous_visitor_can_watch_a_match(alice, bob):
     page = Client().get(f"/matches/{match.pk}/").content.decode()
     assert 'class="mg-svg"' in page and "spectating" in page
     assert climb_buttons(page) == []
-    assert f'ws-connect="/ws/matches/{match.pk}/?seq={match.seq}"' in page
+    assert f'ws-connect="/ws/matches/{match.pk}/?seq={match.seq}&amp;client=' in page
 
 
 def test_opening_a_match_page_requeues_a_stalled_bot_turn(alice, monkeypatch):

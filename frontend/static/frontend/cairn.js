@@ -37,21 +37,11 @@
   document.addEventListener("htmx:load", function (evt) { loadBoardScripts(evt.target); });
   document.addEventListener("htmx:oobAfterSwap", function (evt) { loadBoardScripts(evt.target); });
 
-  // A push rendered at an older seq than the page shows is dropped (a move answer and a
-  // websocket push can cross).  The server always pushes again after every newer change.
-  function seqOf(html) {
-    var m = /id="match-live"[^>]*data-seq="(\d+)"/.exec(html) || /data-seq="(\d+)"[^>]*id="match-live"/.exec(html);
-    return m ? parseInt(m[1], 10) : null;
-  }
-  function currentSeq() {
-    var live = document.getElementById("match-live");
-    return live ? parseInt(live.dataset.seq || "0", 10) : null;
-  }
-  document.addEventListener("htmx:wsBeforeMessage", function (evt) {
-    var incoming = seqOf(evt.detail.message || "");
-    var shown = currentSeq();
-    if (incoming !== null && shown !== null && incoming < shown) evt.preventDefault();
-  });
+  // Delivery (issue 12): each socket gets every newer position once, in order, and the page
+  // that made a move gets that move as its HTTP answer only (its socket is told to skip it:
+  // the page's id travels as ?client= on the socket and X-Cairn-Client on the move).  So
+  // pushes arrive newest-last and nothing here filters them; only a move's answer can be
+  // older than the page (a bot answered first), which the handler below sorts out.
 
   // A move's answer can arrive after a push has already replaced the form that sent it
   // (a bot answers fast).  htmx would then look for the answer's out-of-band targets

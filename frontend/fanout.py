@@ -1,0 +1,224 @@
+"""One render per distinct view: the live fragments a web process pushes (issue 12).
+
+When a match changes, every socket of that match in this process asks
+:func:`fragment` for its viewer's fragment.  Sockets are grouped by *viewer
+class* (:func:`viewer_class`): each seat is a class of its own (it may see
+hidden information, and only it gets its controls), and every spectator and
+anonymous viewer shares one class.  For one position of a match, identified
+by (match id, seq, the last event's hash string), each class is rendered once
+and the HTML is handed to every socket of that class:
+
+* concurrent requests for the same key share one in-flight render (so 1,000
+  sockets connecting at once after a restart cost one render per class, not
+  1,000, and none waits behind the renders of other classes for long);
+* a finished render is kept in a small process-local LRU for
+  ``CAIRN_RENDER_TTL`` seconds, for sockets that connect or reconnect just
+  after it.
+
+The cache is process-local on purpose: each web process must push to its
+own sockets anyway, so a shared cache (Django's, in Redis) would save at
+most one render per class per *other* process, at the cost of a round trip
+and a copy of the HTML for every socket, and a cross-process lock to avoid
+rendering twice.  With one process per core that trade does not pay.
+
+The key includes the last event's hash (read from the match row, as it is
+stored), so a fragment of a position that was rolled back or replaced is
+never served.  The hash itself never leaves the server.  A render can show a
+*newer* position than its key when another move commits meanwhile: that is
+still a committed position, and ``data-seq`` names it.
+
+CPU work (loading the aggregate, rendering) and database reads run in a
+bounded thread pool (``CAIRN_RENDER_THREADS``), never on the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Awaitable, Callable, TypeVar
+
+from django.conf import settings
+from django.db import close_old_connections
+
+from games import selectors
+from games.errors import NotFound
+from games.models import Match
+
+from .live import ranked_panel, render_match_fragment
+
+T = TypeVar("T")
+
+SPECTATOR = "spectator"
+
+_pool: ThreadPoolExecutor | None = None
+_pool_guard = threading.Lock()
+
+
+def pool() -> ThreadPoolExecutor:
+    """This process's render pool (bounded: at most ``CAIRN_RENDER_THREADS`` threads)."""
+    global _pool
+    with _pool_guard:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(
+                max_workers=max(1, int(getattr(settings, "CAIRN_RENDER_THREADS", 4))), thread_name_prefix="cairn-render"
+            )
+        return _pool
+
+
+def _with_db(fn: Callable[..., T], *args: Any) -> T:
+    """Run ``fn`` in a pool thread as a request would: stale connections closed before and after."""
+    close_old_connections()
+    try:
+        return fn(*args)
+    finally:
+        close_old_connections()
+
+
+async def in_pool(fn: Callable[..., T], *args: Any) -> T:
+    """Await ``fn(*args)`` run in the render pool."""
+    return await asyncio.get_running_loop().run_in_executor(pool(), _with_db, fn, *args)
+
+
+@dataclass(frozen=True)
+class Head:
+    """What a socket needs to know of its match before asking for a fragment."""
+
+    match: Match
+    seq: int
+    last_hash: str
+
+
+def _load_head(match_id: int) -> Head | None:
+    try:
+        match = selectors.get_match(match_id)
+    except NotFound:
+        return None
+    return Head(match=match, seq=match.seq, last_hash=match.last_hash)
+
+
+def viewer_class(match: Match, user: Any) -> str:
+    """``seat:N`` for a seated user, else the one spectator class.
+
+    The only spectator-dependent part of the fragment is whether they may join
+    a waiting match, so while a match waits, logged-in and anonymous
+    spectators are two classes; once it has started they are one.
+    """
+    seat = selectors.seat_of(match, user)
+    if seat is not None:
+        return f"seat:{seat}"
+    if match.status == Match.Status.WAITING:
+        return f"{SPECTATOR}:{'in' if getattr(user, 'is_authenticated', False) else 'out'}"
+    return SPECTATOR
+
+
+@dataclass(frozen=True)
+class Position:
+    """What every viewer class of one position shares: the fold and the ranked panel's data.
+
+    Read once per position and process (one query for the events after the
+    cached snapshot, and the ranked panel's), not once per class.  Rendering
+    only reads them.
+    """
+
+    aggregate: Any
+    ranked: Any
+
+
+def _load_position(match: Match) -> Position:
+    aggregate = selectors.load_aggregate(match)
+    return Position(aggregate=aggregate, ranked=ranked_panel(match, aggregate))
+
+
+def render_for_class(match: Match, user: Any, cls: str, position: Position | None = None) -> str:
+    """The fragment of viewer class ``cls``, rendered for ``user`` (any member of the class).
+
+    The spectator delay of a rated match (``selectors.spectator_seq``) is applied
+    inside ``live.match_context`` for every non-seated viewer: it depends only on
+    the live position, so the cache key (match, seq, last hash, class) still
+    names one fragment.
+    """
+    if position is None:
+        return render_match_fragment(match, user, oob=True)
+    return render_match_fragment(match, user, oob=True, aggregate=position.aggregate, ranked=position.ranked)
+
+
+class Coalescer:
+    """Concurrent calls with one key share one future; finished results are kept ``ttl`` seconds (LRU)."""
+
+    def __init__(self, size: int, ttl: float) -> None:
+        self.size = size
+        self.ttl = ttl
+        self._done: OrderedDict[Any, tuple[float, Any]] = OrderedDict()
+        self._running: dict[Any, asyncio.Future[Any]] = {}
+        self.stats = {"hits": 0, "joined": 0, "computed": 0}
+
+    async def get(self, key: Any, compute: Callable[[], Awaitable[Any]]) -> Any:
+        found = self._done.get(key)
+        if found is not None:
+            at, value = found
+            if time.monotonic() - at <= self.ttl:
+                self._done.move_to_end(key)
+                self.stats["hits"] += 1
+                return value
+            del self._done[key]
+        running = self._running.get(key)
+        if running is not None:
+            self.stats["joined"] += 1
+            return await asyncio.shield(running)
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._running[key] = future
+        self.stats["computed"] += 1
+        try:
+            value = await compute()
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: a failure with no joiner is not logged as unhandled
+            raise
+        else:
+            future.set_result(value)
+            if self.ttl > 0 and self.size > 0:
+                now = time.monotonic()
+                self._done[key] = (now, value)
+                # Out go the least recently used beyond the size, and expired ones at the old end.
+                while len(self._done) > self.size or now - next(iter(self._done.values()))[0] > self.ttl:
+                    self._done.popitem(last=False)
+            return value
+        finally:
+            self._running.pop(key, None)
+
+    def clear(self) -> None:
+        self._done.clear()
+        self.stats = dict.fromkeys(self.stats, 0)
+
+
+# Heads are shared only by concurrent callers (no TTL: a head must be read after the change it announces).
+heads = Coalescer(size=0, ttl=0)
+# A position (its fold) is shared by the classes rendered for it, briefly: the renders follow at once.
+positions = Coalescer(size=64, ttl=float(getattr(settings, "CAIRN_RENDER_TTL", 2.0)))
+renders = Coalescer(
+    size=int(getattr(settings, "CAIRN_RENDER_CACHE", 1000)), ttl=float(getattr(settings, "CAIRN_RENDER_TTL", 2.0))
+)
+
+
+async def head(match_id: int) -> Head | None:
+    """The match row as it is now (one read shared by the sockets asking at the same moment)."""
+    return await heads.get(("head", match_id), lambda: in_pool(_load_head, match_id))
+
+
+async def fragment(head_: Head, user: Any) -> str:
+    """``user``'s fragment of the position ``head_`` names: one render per viewer class and position."""
+    match = head_.match
+    cls = viewer_class(match, user)
+    key = (match.pk, head_.seq, head_.last_hash, cls)
+
+    async def render() -> str:
+        position = await positions.get(
+            (match.pk, head_.seq, head_.last_hash), lambda: in_pool(_load_position, match)
+        )
+        return await in_pool(render_for_class, match, user, cls, position)
+
+    return await renders.get(key, render)

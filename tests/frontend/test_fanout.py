@@ -1,0 +1,197 @@
+"""One render per distinct view, and one delivery per move to the mover (issue 12).
+
+The sockets are real consumers over the real Redis channel layer
+(``WebsocketCommunicator``); renders are counted at ``fanout.render_for_class``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from django.contrib.auth.models import AnonymousUser
+
+from frontend import fanout
+from games import notify, services
+
+from .helpers import climb_buttons, data_seq, mover, two_player_match
+from .test_consumers import TIMEOUT, connect_as
+
+pytestmark = pytest.mark.django_db(transaction=True, databases="__all__")
+
+
+@pytest.fixture
+def renders(monkeypatch):  # noqa: ANN001, ANN201
+    """Every render of a viewer class, as (class, match id) in order."""
+    calls: list[tuple[str, int]] = []
+    real = fanout.render_for_class
+
+    def counted(match, user, cls, position=None):  # noqa: ANN001, ANN202
+        calls.append((cls, match.pk))
+        return real(match, user, cls, position)
+
+    monkeypatch.setattr(fanout, "render_for_class", counted)
+    fanout.renders.clear()
+    fanout.positions.clear()
+    yield calls
+    fanout.renders.clear()
+    fanout.positions.clear()
+
+
+def test_sockets_of_one_viewer_class_share_one_render(alice, bob, carol, make_user, renders, monkeypatch):
+    dave = make_user("dave")
+    positions: list[int] = []
+    real_position = fanout._load_position
+    monkeypatch.setattr(fanout, "_load_position", lambda match: positions.append(match.pk) or real_position(match))
+    match = two_player_match(alice, bob)
+    player = mover(match, alice, bob)
+    other = bob if player == alice else alice
+    viewers = {
+        "alice-1": alice, "alice-2": alice, "bob": bob,
+        "carol": carol, "dave": dave, "anonymous-1": AnonymousUser(), "anonymous-2": AnonymousUser(),
+    }
+
+    async def scenario() -> dict[str, str]:
+        sockets = {name: connect_as(user, match.pk, f"?seq={match.seq}") for name, user in viewers.items()}
+        for socket in sockets.values():
+            connected, _ = await socket.connect(timeout=TIMEOUT)
+            assert connected
+        await database_sync_to_async(services.submit_action)(
+            match_id=match.pk, user=player, action={"climb": []}, expected_seq=match.seq
+        )
+        pushed = {name: await socket.receive_from(timeout=TIMEOUT) for name, socket in sockets.items()}
+        for socket in sockets.values():
+            await socket.disconnect()
+        return pushed
+
+    pushed = async_to_sync(scenario)()
+    # Seven sockets, three distinct views: each seat, and every spectator (logged in or not),
+    # all from one read of the position (its fold and ranked panel).
+    assert sorted(cls for cls, _ in renders) == ["seat:0", "seat:1", "spectator"]
+    assert positions == [match.pk]
+    seq = data_seq(pushed["bob"])
+    assert {data_seq(html) for html in pushed.values()} == {seq}
+    assert pushed["alice-1"] == pushed["alice-2"]
+    assert pushed["carol"] == pushed["dave"] == pushed["anonymous-1"] == pushed["anonymous-2"]
+    # Each seat's render is its own: the player to move has the climbs, nobody else does.
+    assert climb_buttons(pushed[other.username if other == bob else "alice-1"]) != []
+    assert climb_buttons(pushed[player.username if player == bob else "alice-1"]) == []
+    assert climb_buttons(pushed["carol"]) == [] and "(you)" not in pushed["carol"]
+    assert "spectating" in pushed["anonymous-1"]
+
+
+def test_a_waiting_match_renders_logged_in_and_anonymous_spectators_apart(alice, carol, renders):
+    match = services.create_match(user=alice, game_id="mountain-goats", seats=[{"human": True}, {"human": True}])
+
+    async def scenario() -> dict[str, str]:
+        out = {}
+        for name, user in (("carol", carol), ("anonymous", AnonymousUser())):
+            socket = connect_as(user, match.pk)
+            connected, _ = await socket.connect(timeout=TIMEOUT)
+            assert connected
+            out[name] = await socket.receive_from(timeout=TIMEOUT)
+            await socket.disconnect()
+        return out
+
+    pushed = async_to_sync(scenario)()
+    assert "Join this match" in pushed["carol"]
+    assert "Join this match" not in pushed["anonymous"] and "Log in" in pushed["anonymous"]
+    assert sorted(cls for cls, _ in renders) == ["spectator:in", "spectator:out"]
+
+
+def test_many_sockets_connecting_at_once_cost_one_render_per_class(alice, bob, carol, renders):
+    match = two_player_match(alice, bob)
+    users = [alice, bob, carol, AnonymousUser()] * 25  # 100 sockets, all asking to catch up (no ?seq)
+
+    async def scenario() -> list[str]:
+        sockets = [connect_as(user, match.pk) for user in users]
+        results = await asyncio.gather(*(socket.connect(timeout=TIMEOUT) for socket in sockets))
+        assert all(connected for connected, _ in results)
+        pushed = await asyncio.gather(*(socket.receive_from(timeout=TIMEOUT) for socket in sockets))
+        await asyncio.gather(*(socket.disconnect() for socket in sockets))
+        return list(pushed)
+
+    pushed = async_to_sync(scenario)()
+    assert {data_seq(html) for html in pushed} == {match.seq}
+    assert sorted(cls for cls, _ in renders) == ["seat:0", "seat:1", "spectator"]
+
+
+def test_a_render_is_keyed_by_the_last_hash_so_a_replaced_position_is_never_served(alice, bob, renders):
+    match = two_player_match(alice, bob)
+    head = fanout._load_head(match.pk)  # the match with its seats, as the consumers read it
+    forged = fanout.Head(match=head.match, seq=head.seq, last_hash="f" * 64)
+
+    async def scenario() -> None:
+        first = await fanout.fragment(head, alice)
+        again = await fanout.fragment(head, alice)
+        other = await fanout.fragment(forged, alice)
+        assert first == again and data_seq(other) == match.seq
+
+    async_to_sync(scenario)()
+    assert [cls for cls, _ in renders] == ["seat:0", "seat:0"]  # the same seq under another hash: rendered anew
+
+
+def test_the_page_that_made_a_move_gets_it_once_as_its_answer_and_not_pushed(alice, bob, carol):
+    match = two_player_match(alice, bob)
+    player = mover(match, alice, bob)
+    other = bob if player == alice else alice
+
+    async def scenario() -> None:
+        mine = connect_as(player, match.pk, f"?seq={match.seq}&client=page-of-mover")
+        second_tab = connect_as(player, match.pk, f"?seq={match.seq}&client=another-tab")
+        theirs = connect_as(other, match.pk, f"?seq={match.seq}&client=page-of-other")
+        for socket in (mine, second_tab, theirs):
+            connected, _ = await socket.connect(timeout=TIMEOUT)
+            assert connected
+
+        def move(user, seq, origin):  # noqa: ANN001, ANN202
+            with notify.from_origin(origin):
+                return services.submit_action(match_id=match.pk, user=user, action={"climb": []}, expected_seq=seq)
+
+        seq = await database_sync_to_async(move)(player, match.seq, "page-of-mover")
+        assert data_seq(await theirs.receive_from(timeout=TIMEOUT)) == seq
+        assert data_seq(await second_tab.receive_from(timeout=TIMEOUT)) == seq  # the mover's other tab is told
+        assert await mine.receive_nothing(timeout=0.5)  # the page that moved has its HTTP answer
+        # The next move is the other player's: the mover's page gets it pushed.
+        seq2 = await database_sync_to_async(move)(other, seq, "page-of-other")
+        assert data_seq(await mine.receive_from(timeout=TIMEOUT)) == seq2
+        assert await theirs.receive_nothing(timeout=0.5)
+        for socket in (mine, second_tab, theirs):
+            await socket.disconnect()
+
+    async_to_sync(scenario)()
+
+
+def test_the_move_answer_and_the_push_are_one_delivery_through_the_page(alice, bob):
+    """The htmx move view marks its move with the page's id (X-Cairn-Client), as match.html sends it."""
+    from .helpers import client_for
+
+    match = two_player_match(alice, bob)
+    player = mover(match, alice, bob)
+    page = client_for(player).get(f"/matches/{match.pk}/").content.decode()
+    import re
+
+    client_id = re.search(r"client=([0-9a-f]{32})", page).group(1)
+    assert f'"X-Cairn-Client": "{client_id}"' in page
+
+    async def scenario() -> None:
+        socket = connect_as(player, match.pk, f"?seq={match.seq}&client={client_id}")
+        connected, _ = await socket.connect(timeout=TIMEOUT)
+        assert connected
+
+        def post():  # noqa: ANN202
+            return client_for(player).post(
+                f"/matches/{match.pk}/move/",
+                {"action": '{"climb": []}', "expected_seq": match.seq},
+                HTTP_HX_REQUEST="true", HTTP_X_CAIRN_CLIENT=client_id,
+            )
+
+        answer = await database_sync_to_async(post)()
+        assert answer.status_code == 201, answer.content
+        assert data_seq(answer.content.decode()) > match.seq
+        assert await socket.receive_nothing(timeout=0.5)
+        await socket.disconnect()
+
+    async_to_sync(scenario)()
