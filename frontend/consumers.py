@@ -67,10 +67,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.group = group_name(self.match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await database_sync_to_async(table.socket_opened)(self.match_id, self.channel_name, self.user)  # the spectator count (issue 16)
         # Catch up at once: whatever changed between the page load (or the
         # last connection) and joining the group is in this first push.
         await self.push()
+        # The spectator count (issue 16): after the catch-up push, so that many sockets
+        # connecting at once are not queued behind each other's count updates.
+        await database_sync_to_async(table.socket_opened)(self.match_id, self.channel_name, self.user)
 
     async def disconnect(self, code: int) -> None:
         if self.group:
