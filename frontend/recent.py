@@ -11,9 +11,10 @@ Which events, for whom (a *turn* is a run of consecutive ``action`` events
 by one seat; chance and match events in between belong to it):
 
 * **a seat**: everything after its previous turn, i.e. the other seats' moves
-  since then and, while it is playing a turn (Nanga Parbat's trap, then
-  activations, then a claim), its own moves so far in that turn.  The window
-  starts after the seat's last action that some other seat's action followed.
+  since then and its own moves since: those of the turn it is playing
+  (Nanga Parbat's trap, then activations, then a claim) or has just played
+  while nobody else has moved yet.  Precisely, the window starts after the
+  seat's last action that some other seat's action followed.
 * **a spectator or an anonymous visitor**: the last turn played, i.e. the
   events since the newest seat's turn began (its actions and the chance
   events around them, such as the roll that came with a climb and the next
