@@ -213,3 +213,15 @@ def test_nanga_parbat_renders_the_last_move_at_every_step_of_a_random_game_for_e
             entries.append({"player": seat, "action": state.action_to_json(seat, action)})
             state.apply(seat, action)
     assert marked > 0
+
+
+def test_nanga_parbat_every_move_form_disables_elements_that_exist():
+    """htmx logs an error when an hx-disabled-elt selector matches nothing (it did on every map click)."""
+    events = as_events(EXAMPLE_OPENING)
+    match = match_for(np_state(EXAMPLE_OPENING), 0, events, "nanga-parbat")
+    html = render(np.present(match, players(2, 0)), match, "frontend/boards/nanga-parbat.html")
+    assert re.search(r'<form id="np-move-form"[^>]*hx-disabled-elt="#match-live \.np-controls button"', html)
+    controls = re.search(r'<section class="card np-controls".*?</section>', html, re.S).group(0)
+    assert "<button" in controls
+    for form in re.findall(r"<form[^>]*hx-disabled-elt=\"find button\"[^>]*>.*?</form>", html, re.S):
+        assert "<button" in form
