@@ -249,5 +249,12 @@ def test_two_people_play_a_whole_nanga_parbat_game_by_clicking(live_asgi_url, br
         assert used["marked"] >= 10, used
         assert alice.js_errors == [] and errors == []
         assert alice_console == [] and bob_console == []
+    except BaseException:
+        # Show the failure at once: closing a second context after a failure has been seen to hang on a
+        # loaded machine, which would hide it.
+        import traceback
+
+        traceback.print_exc()
+        raise
     finally:
         context.close()
