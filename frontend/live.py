@@ -17,7 +17,7 @@ from games import selectors
 from games.store import load_fold_rows
 from games.models import Match
 
-from . import presenters
+from . import presenters, recent
 from .presenters import Player
 
 EVENT_LOG_LIMIT = 40
@@ -152,6 +152,7 @@ def match_context(
     players = players_of(view)
     # Only the newest events (a few more than shown: a describer takes the mover from the lines before).
     events = list(selectors.visible_events(match, user, aggregate=aggregate, last=EVENT_LOG_LIMIT + LOG_CONTEXT))
+    view["recent"] = recent.recent_events(match, user, view, aggregate=aggregate, known=events)  # frontend/recent.py
     log = event_log(events, players, view["game"])[-EVENT_LOG_LIMIT:]
     log.reverse()
     to_move = [p for p in players if p.to_move]
@@ -216,6 +217,7 @@ def replay_context(match: Match, user: Any, seq: int | None = None) -> dict[str,
     last = events[-1]["seq"]  # every match has its created event
     seq = last if seq is None else max(1, min(seq, last))
     view = selectors.match_view_at(match, user, seq)
+    view["recent"] = recent.recent_in(events, view.get("my_seat"), until=seq)  # frontend/recent.py
     players = players_of(view)
     log = event_log(events, players, view["game"])
     current = None

@@ -12,6 +12,8 @@ import time
 
 import pytest
 
+from .console_errors import watch_console_errors
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, databases="__all__")]
 
 # A game against the random bot takes 10 to 40 of our turns; each is a click
@@ -31,6 +33,7 @@ def test_a_new_player_signs_up_and_plays_a_whole_game_against_the_random_bot(
     page = browser_page
     base = live_asgi_url
     started = time.monotonic()
+    console_errors = watch_console_errors(page)
 
     # Sign up: a new account lands in the lobby, logged in.
     page.goto(f"{base}/")
@@ -58,9 +61,13 @@ def test_a_new_player_signs_up_and_plays_a_whole_game_against_the_random_bot(
     page.locator("#match-live .climb").first.click()
     page.wait_for_selector("#move-error", timeout=STEP_TIMEOUT_MS)
     assert "stale expected_seq" in page.locator("#move-error").inner_text()
+    # The browser reports the refused request (409) on the console; that one is expected, nothing else is.
+    assert [e for e in console_errors if "409" in e], console_errors
+    console_errors[:] = [e for e in console_errors if "409" not in e]
 
     turns = 0
     used_builder = False
+    bot_climbs_marked = 0
     while True:
         page.wait_for_function(WAIT_FOR_TURN, timeout=STEP_TIMEOUT_MS)
         live = page.locator("#match-live")
@@ -69,6 +76,13 @@ def test_a_new_player_signs_up_and_plays_a_whole_game_against_the_random_bot(
         assert turns < MAX_TURNS, "the game did not end"
         seq = live.get_attribute("data-seq")
         assert "Your turn." in page.locator("#turn").inner_text()
+        if turns:
+            # The bot's move since our last turn is the last move: named in the legend, its goats ringed.
+            legend = page.locator("#last-move").inner_text()
+            assert "Last move" in legend and "Bot 2 (random) rolled" in legend, legend
+            if "climbed nothing" not in legend.split("Bot 2 (random)")[-1]:
+                assert page.locator(".mg-svg .goat.seat-1.last").count() >= 1
+                bot_climbs_marked += 1
         faces = [int(f) for f in page.locator(".mg-builder").get_attribute("data-roll").split(",")]
         big = next((i for i, f in enumerate(faces) if f >= 5), None)
         if not used_builder and big is not None and faces.count(1) < 2:
@@ -98,6 +112,7 @@ def test_a_new_player_signs_up_and_plays_a_whole_game_against_the_random_bot(
     assert page.locator(".result-rows li.winner").count() >= 1
     assert "The match is over." in page.locator(".log").inner_text()
     assert used_builder
+    assert bot_climbs_marked >= 1
 
     # Step through the game: the first event, forward and back with the keys, a click in the log,
     # and the end again, where the result is.
@@ -118,8 +133,13 @@ def test_a_new_player_signs_up_and_plays_a_whole_game_against_the_random_bot(
     page.keyboard.press("End")
     page.wait_for_selector(f"#replay[data-seq='{last}']", timeout=STEP_TIMEOUT_MS)
     assert page.locator(".result-rows li").count() == 2
+    # The replay marks the last move of the step shown, as the live page did.
+    assert "Last move" in page.locator("#last-move").inner_text()
+    climbs = [c for c in page.locator("#last-move li").all_inner_texts() if "climbed nothing" not in c]
+    assert page.locator(".mg-svg .goat.last").count() >= (1 if climbs else 0)
     page.go_back()
     page.wait_for_selector("#replay[data-seq='6']", timeout=STEP_TIMEOUT_MS)
 
     assert page.js_errors == []
+    assert console_errors == []  # no console error of any kind (htmx's, the browser's, a failed load)
     assert time.monotonic() - started < 150

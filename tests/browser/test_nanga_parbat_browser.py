@@ -17,6 +17,7 @@ import time
 import pytest
 
 from .conftest import watch_htmx_errors
+from .console_errors import watch_console_errors
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, databases="__all__")]
 
@@ -86,10 +87,24 @@ def _decide(page, turn: dict) -> str:  # noqa: ANN001
     return "end"
 
 
-def _play_to_the_end(pages: dict) -> dict:  # noqa: ANN001
-    """Whoever has the move decides, until the match is over; counts of decisions by kind."""
-    used = {"guide": 0, "relocate": 0, "trap": 0, "activate": 0, "claim": 0, "end": 0}
+def _check_last_move(page, names: dict) -> bool:  # noqa: ANN001
+    """At the start of a turn after the opponent's: its turn is the last move, in the legend and ringed on the map."""
+    legend = page.locator("#last-move").inner_text()
+    assert "Last move" in legend and "trapped" in legend, legend
+    assert any(name in legend for name in names), legend
+    assert page.locator(".np-svg .np-cell.last").count() >= 1
+    return True
+
+
+def _play_to_the_end(pages: dict, opponents: dict | None = None) -> dict:  # noqa: ANN001
+    """Whoever has the move decides, until the match is over; counts of decisions by kind.
+
+    ``opponents``: each page's opponent's name(s), to check the last move at the start of each of its
+    turns after its first (``used["marked"]`` counts the checks).
+    """
+    used = {"guide": 0, "relocate": 0, "trap": 0, "activate": 0, "claim": 0, "end": 0, "marked": 0}
     turns = {name: {} for name in pages}
+    traps = {name: 0 for name in pages}
     for _ in range(MAX_DECISIONS * len(pages)):
         mover = None
         deadline = time.monotonic() + STEP_TIMEOUT_MS / 1000
@@ -105,7 +120,12 @@ def _play_to_the_end(pages: dict) -> dict:  # noqa: ANN001
                 next(iter(pages.values())).wait_for_timeout(100)
         page = pages[mover]
         seq = _seq(page)
-        used[_decide(page, turns[mover])] += 1
+        starting = page.locator(".np-cell.can-act").count() and not page.locator("#np-picker:not([hidden])").count()
+        if opponents and starting and traps[mover]:
+            used["marked"] += _check_last_move(page, opponents[mover])
+        kind = _decide(page, turns[mover])
+        used[kind] += 1
+        traps[mover] += kind == "trap"
         _wait_for_new_position(page, seq)
     raise AssertionError("the game did not end")
 
@@ -116,6 +136,7 @@ def test_a_player_plays_a_whole_nanga_parbat_game_against_the_random_bot_by_clic
     page = browser_page
     base = live_asgi_url
     started = time.monotonic()
+    console_errors = watch_console_errors(page)
 
     page.goto(f"{base}/")
     page.get_by_role("link", name="Sign up to play").click()
@@ -152,8 +173,11 @@ def test_a_player_plays_a_whole_nanga_parbat_game_against_the_random_bot_by_clic
     page.wait_for_selector("#move-error", timeout=STEP_TIMEOUT_MS)
     error = page.locator("#move-error").inner_text()
     assert "is illegal" in error and ("trap must be made" in error or "place the guide" in error), error
+    # The browser reports the refused request (400) on the console; that one is expected, nothing else is.
+    assert [e for e in console_errors if "400" in e], console_errors
+    console_errors[:] = [e for e in console_errors if "400" not in e]
 
-    used = _play_to_the_end({"me": page})
+    used = _play_to_the_end({"me": page}, {"me": ["Bot 2 (random)"]})
 
     assert "Game over." in page.locator("#turn").inner_text()
     headline = page.locator("#result-title").inner_text()
@@ -162,7 +186,17 @@ def test_a_player_plays_a_whole_nanga_parbat_game_against_the_random_bot_by_clic
     assert "The match is over." in page.locator(".log").inner_text()
     assert used["trap"] >= 1 and used["end"] == used["trap"], used  # one end_turn per turn (an end by cubes may come early)
     assert used["activate"] >= 1 and used["claim"] >= 1, used
+    assert used["marked"] >= 5, used  # the bot's turn was marked at the start of every turn of ours after the first
+
+    # The replay marks the last move of the step shown too: here the final step.
+    page.goto(page.url.rstrip("/") + "/replay/")
+    page.wait_for_selector("#replay")
+    assert "Last move" in page.locator("#last-move").inner_text()
+    assert page.locator(".np-svg .np-cell.last").count() >= 1
+    assert page.locator("#np-move-form").count() == 0  # a replay offers no moves
+
     assert page.js_errors == []
+    assert console_errors == []  # none of any kind: the map's clicks used to log hx-disabled-elt errors
     assert time.monotonic() - started < 300
 
 
@@ -194,6 +228,8 @@ def test_two_people_play_a_whole_nanga_parbat_game_by_clicking(live_asgi_url, br
     errors: list[str] = []
     bob.on("pageerror", lambda exc: errors.append(str(exc)))
     watch_htmx_errors(bob, errors)
+    alice_console = watch_console_errors(alice)
+    bob_console = watch_console_errors(bob)
     try:
         _sign_up(bob, base, "bob")
         bob.goto(match_url)
@@ -202,7 +238,7 @@ def test_two_people_play_a_whole_nanga_parbat_game_by_clicking(live_asgi_url, br
         # Alice's board arrives in a live swap; its script is loaded then, so clicking works for her too.
         alice.wait_for_selector(".np-svg .np-cell", timeout=STEP_TIMEOUT_MS)
         alice.wait_for_function("() => window.cairnNangaParbat === true", timeout=STEP_TIMEOUT_MS)
-        used = _play_to_the_end({"alice": alice, "bob": bob})
+        used = _play_to_the_end({"alice": alice, "bob": bob}, {"alice": ["bob"], "bob": ["alice"]})
         for page in (alice, bob):
             page.wait_for_function(
                 "() => document.getElementById('match-live').dataset.status === 'finished'", timeout=STEP_TIMEOUT_MS
@@ -210,6 +246,15 @@ def test_two_people_play_a_whole_nanga_parbat_game_by_clicking(live_asgi_url, br
             assert "Game over." in page.locator("#turn").inner_text()
             assert page.locator("#result-title").inner_text() in {"You won!", "You lost.", "A shared victory!"}
         assert used["guide"] == 1 and used["trap"] >= 2 and used["end"] == used["trap"], used
+        assert used["marked"] >= 10, used
         assert alice.js_errors == [] and errors == []
+        assert alice_console == [] and bob_console == []
+    except BaseException:
+        # Show the failure at once: closing a second context after a failure has been seen to hang on a
+        # loaded machine, which would hide it.
+        import traceback
+
+        traceback.print_exc()
+        raise
     finally:
         context.close()

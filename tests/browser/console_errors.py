@@ -1,0 +1,10 @@
+"""Count every console error of a browser page, not only htmx's own reports (issue 16: no console errors of any kind)."""
+
+from __future__ import annotations
+
+
+def watch_console_errors(page) -> list[str]:  # noqa: ANN001
+    """Every console message of type 'error' on ``page``: htmx's reports, failed loads, script errors."""
+    errors: list[str] = []
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    return errors
