@@ -82,7 +82,7 @@ def test_two_strangers_queue_get_paired_play_with_clocks_and_see_their_new_ratin
     alice_page.wait_for_selector(".rk-waiting", timeout=STEP_MS)
     assert "Looking for 1 opponent" in alice_page.inner_text(".rk-waiting")
     bob_page.reload()
-    assert re.search(r"mountain-goats · 2 players · 5\+10 · rated: 1 waiting", bob_page.inner_text(".rk-queues"))
+    assert re.search(r"Mountain Goats · 2 players · 5 min \+ 10 s per move · rated: 1 waiting", bob_page.inner_text(".rk-queues"))
 
     # Bob does the same: they are paired, and both are taken to the match.
     bob_page.click("button[data-play='mountain-goats-2-rated']")
