@@ -18,6 +18,19 @@ from .cards import building, card, cards
 from .moves import step_cost_text, use_text
 from .texts import BID_KIND, BID_ONLY, BID_STEPS, CHOICE_STEP, CHOOSE_PROMPTS, PROMPT_STEP, PROMPTS, TURN_STEPS
 
+# Moves made by one click on the card; any other move (giving a dwarf up, buying…) opens a menu first.
+ONE_CLICK = ("play_treasure", "place_blueprint", "choose_legendary", "trash", "react", "cavern_place", "choose",
+             "trade_accept", "fortress_release")
+
+
+def _short_label(label: str, c: dict[str, Any]) -> str:
+    """A move's label on its own card, without the card's name ("Play Gold Coins" -> "Play")."""
+    for name in (c["name"], c["short"]):
+        if name in label:
+            label = label.replace(name, "").replace("  ", " ").strip(" :")
+    return label or "Choose"
+
+
 class Attacher:
     """Hands out per-card menus once each; what is never drawn stays in ``left`` for the prompt panel."""
 
@@ -33,9 +46,10 @@ class Attacher:
         if groups and key not in self.used:
             self.used.add(key)
             c["menu"] = groups
-            only = groups[0]["single"] if len(groups) == 1 else None
+            only = groups[0]["single"] if len(groups) == 1 and groups[0]["verb"] in ONE_CLICK else None
             c["single"] = only
             c["single_hint"] = groups[0].get("hint", "") if only else ""
+            c["do"] = _short_label(groups[0]["label"], c) if len(groups) == 1 else f"{len(groups)} moves"
         return c
 
     def left(self) -> list[dict[str, Any]]:

@@ -37,7 +37,8 @@ def effect_text(kind: str) -> str:
     if kind in TEXT:
         return TEXT[kind]
     if facts["value"]:
-        return f"Play: +{facts['value']['amt']} {RES_NAME[facts['value']['res']]} to your pool. In a bid it counts its value where {RES_NAME[facts['value']['res']].lower()} count."
+        res = RES_NAME[facts["value"]["res"]]
+        return f"Play: +{facts['value']['amt']} {res}. In a bid: worth {facts['value']['amt']} where {res.lower()} count."
     return ""
 
 
