@@ -117,6 +117,28 @@ def _shot(page, name: str) -> None:  # noqa: ANN001
     page.screenshot(path=str(SHOTS / f"mountainhome-{name}.png"), full_page=True)
 
 
+# Where the table starts and where the viewer's hand and the turn panel are, relative to it (CSS pixels).
+TABLE_BOXES = """() => {
+  const top = document.querySelector('.mh-status').getBoundingClientRect().top;
+  const box = sel => { const r = document.querySelector(sel).getBoundingClientRect(); return {top: r.top - top, bottom: r.bottom - top}; };
+  return {hand: box('.mh-mine .mh-hand'), turn: box('.mh-turn'), width: document.documentElement.scrollWidth,
+          others: document.querySelectorAll('.mh-other').length};
+}"""
+
+
+def table_shots(page, name: str) -> dict:  # noqa: ANN001
+    """Screenshots of the table (scrolled to its top) at 1280x900 and 390x844; the boxes measured at each size."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    sizes = {}
+    for label, (width, height) in (("laptop", (1280, 900)), ("phone", (390, 844))):
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate("() => document.querySelector('.mh-status').scrollIntoView()")
+        page.screenshot(path=str(SHOTS / f"mountainhome-{name}-{label}.png"))
+        sizes[label] = page.evaluate(TABLE_BOXES)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    return sizes
+
+
 def test_a_player_plays_a_whole_two_player_game_against_the_random_bot_through_the_page(
     live_asgi_url, celery_worker_thread, browser_page
 ):
@@ -168,6 +190,11 @@ def test_a_player_plays_a_whole_two_player_game_against_the_random_bot_through_t
             assert page.locator(".mh-turn .mh-steps-track li.current").count() == 1
             assert page.locator(".mh-fallback").get_attribute("open") is None  # the list and the JSON box stay folded
             faces_checked = True
+        if prompt == "action_step" and "2p" not in shots and "Round 3" in page.locator(".mh-status").inner_text():
+            sizes = table_shots(page, "2p")
+            shots.add("2p")
+            assert sizes["laptop"]["hand"]["top"] < 900 and sizes["phone"]["width"] <= 390, sizes
+            continue  # the fragment may have moved on meanwhile: look again
         if prompt not in shots and prompt in ("action_step", "bid_commit", "setup_pick"):
             _shot(page, prompt)
             shots.add(prompt)
@@ -206,3 +233,44 @@ def test_a_player_plays_a_whole_two_player_game_against_the_random_bot_through_t
     elapsed = time.monotonic() - started
     print(f"mountainhome browser game: {moves} moves by the page {kinds}, {len(errors)} refused, {elapsed:.1f} s, "
           f"prompts {sorted(prompts)}")
+
+
+def test_a_four_player_table_fits_a_laptop_and_a_phone(live_asgi_url, celery_worker_thread, browser_page):
+    """4 players (3 bots): opponents compact, the viewer's hand on the laptop's first screen, no sideways scroll on a phone."""
+    page = browser_page
+    base = live_asgi_url
+    rng = random.Random(4)
+    page.goto(f"{base}/signup/")
+    page.fill("#id_username", "digger")
+    page.fill("#id_password1", "dig-deep-and-build-42")
+    page.fill("#id_password2", "dig-deep-and-build-42")
+    page.get_by_role("button", name="Sign up").click()
+    page.wait_for_url(f"{base}/")
+    page.select_option("select[name=game]", "mountainhome")
+    page.select_option("select[name=players]", "4")
+    for seat in (1, 2, 3):
+        page.select_option(f"select[name=seat_{seat}]", "bot:random")
+    page.get_by_role("button", name="Create match").click()
+    page.wait_for_url(re.compile(r"/matches/\d+/$"))
+    page.wait_for_selector("#connection[data-state=open]", timeout=STEP_TIMEOUT_MS)
+    for _ in range(300):
+        page.wait_for_function(WAIT_FOR_TURN, timeout=STEP_TIMEOUT_MS)
+        now = page.evaluate(SNAPSHOT)
+        if now["status"] == "finished":
+            break
+        if now["prompt"] == "action_step" and "Round 3" in page.locator(".mh-status").inner_text():
+            break
+        seq = now["seq"]
+        if now["prompt"] == "bid_commit":
+            done = page.evaluate(CLICK_READY)
+        else:
+            done = page.evaluate(ACT_ON_THE_TABLE, [rng.random() * 0.6, rng.random(), rng.random(), rng.random()])
+        if done:
+            page.wait_for_function(WAIT_FOR_ANSWER, arg=seq, timeout=STEP_TIMEOUT_MS)
+    sizes = table_shots(page, "4p")
+    laptop, phone = sizes["laptop"], sizes["phone"]
+    assert laptop["others"] == 3
+    assert laptop["hand"]["top"] < 900 and laptop["turn"]["top"] < 900, laptop  # hand and turn on the first screen
+    assert phone["width"] <= 390, phone  # nothing wider than the phone
+    assert phone["turn"]["top"] < 844, phone
+    assert page.js_errors == []
