@@ -11,7 +11,7 @@ from typing import Any
 
 from django import template
 from django.utils.html import format_html
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 
 register = template.Library()
 
@@ -19,7 +19,7 @@ register = template.Library()
 @register.simple_tag
 def mh_res(r: dict[str, Any]) -> SafeString:
     """One resource symbol with its count. ``r`` = ``{"res", "amt", "name"}`` (cards.res_list)."""
-    tail = (format_html('<span class="mh-any"> any</span>') if r["res"] == "any"
+    tail = (mark_safe('<span class="mh-any"> any</span>') if r["res"] == "any"
             else format_html('<span class="visually-hidden"> {}</span>', r["name"]))
     return format_html(
         '<span class="mh-res res-{}" title="{} {}"><span class="mh-ico" aria-hidden="true"></span>'
@@ -36,7 +36,7 @@ def mh_face(c: dict[str, Any]) -> SafeString:
     """The printed face of a card (``presenters.mountainhome.cards.card``): cost or value in resource
     symbols, VP, name, type, construction steps, effect text and the last-move mark."""
     if c.get("price"):
-        cost = _join([format_html('<span class="mh-price-label">buy</span>'), *(mh_res(r) for r in c["price"])])
+        cost = _join([mark_safe('<span class="mh-price-label">buy</span>'), *(mh_res(r) for r in c["price"])])
     else:
         cost = _join([mh_res(r) for r in c.get("value") or ()])
     vp = format_html('<span class="mh-vp" title="Victory points">{}</span>', c["vp"]) if c.get("vp") else ""
