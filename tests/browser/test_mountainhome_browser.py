@@ -139,6 +139,7 @@ def table_shots(page, name: str) -> dict:  # noqa: ANN001
     return sizes
 
 
+@pytest.mark.timeout(1200)  # a whole game, several hundred moves with the bot's: minutes on a busy machine
 def test_a_player_plays_a_whole_two_player_game_against_the_random_bot_through_the_page(
     live_asgi_url, celery_worker_thread, browser_page
 ):
@@ -235,6 +236,7 @@ def test_a_player_plays_a_whole_two_player_game_against_the_random_bot_through_t
           f"prompts {sorted(prompts)}")
 
 
+@pytest.mark.timeout(900)
 def test_a_four_player_table_fits_a_laptop_and_a_phone(live_asgi_url, celery_worker_thread, browser_page):
     """4 players (3 bots): opponents compact, the viewer's hand on the laptop's first screen, no sideways scroll on a phone."""
     page = browser_page
