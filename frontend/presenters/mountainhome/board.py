@@ -207,6 +207,9 @@ def explain(me: dict[str, Any], shop_cards: list, view: dict[str, Any], my_actio
             c["reason"] = BID_ONLY
         elif c["kind"] == "hangover":
             c["reason"] = "A Hangover does nothing; it costs 1 VP while you own it."
+        elif facts["family"] == "dwarf":
+            c["reason"] = ("This dwarf has no ability to use now. To put it to work building, you need an unfinished "
+                           "building in your town and that step's cost in your pool.")
         else:
             c["reason"] = "It cannot be used right now."
     for c in shop_cards:
