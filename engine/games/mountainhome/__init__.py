@@ -5,10 +5,12 @@ Registered as ``mountainhome`` in engine/registry.py; see docs/games/mountainhom
 Modules by job: ``constants`` (named numbers), ``cards``/``tables``/``layout`` (card data),
 ``state`` (the fields and the task loop), then the rules as mixins of the state: ``turn``,
 ``piles``, ``payment``, ``bidding``, ``moves``, ``apply``, ``chance``, ``scoring``; the record
-codec in ``notation`` and what each seat sees in ``view``.
+codec in ``notation`` and what each seat sees in ``view``.  ``facts`` is the public API for
+readers outside the engine (the page): card facts, shop prices, the pending choice.
 """
 
+from . import facts
 from .constants import MissingRuleError
 from .state import Mountainhome, MountainhomeState
 
-__all__ = ["Mountainhome", "MountainhomeState", "MissingRuleError"]
+__all__ = ["Mountainhome", "MountainhomeState", "MissingRuleError", "facts"]

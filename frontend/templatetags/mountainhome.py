@@ -1,0 +1,74 @@
+"""Template tags of the Mountainhome table: a resource symbol with its count.
+
+A tag instead of an include: the table draws hundreds of symbols, and an include per
+symbol made a late-game render several times slower.  The HTML is built with
+``format_html`` (escaped), as ``boards/mountainhome/res.html`` did.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
+
+register = template.Library()
+
+
+@register.simple_tag
+def mh_res(r: dict[str, Any]) -> SafeString:
+    """One resource symbol with its count. ``r`` = ``{"res", "amt", "name"}`` (cards.res_list)."""
+    tail = (mark_safe('<span class="mh-any"> any</span>') if r["res"] == "any"
+            else format_html('<span class="visually-hidden"> {}</span>', r["name"]))
+    return format_html(
+        '<span class="mh-res res-{}" title="{} {}"><span class="mh-ico" aria-hidden="true"></span>'
+        '<span class="mh-amt">{}</span>{}</span>', r["res"], r["amt"], r["name"], r["amt"], tail,
+    )
+
+
+def _join(parts: list[SafeString]) -> SafeString:
+    return SafeString("".join(parts))
+
+
+@register.simple_tag
+def mh_face(c: dict[str, Any]) -> SafeString:
+    """The printed face of a card (``presenters.mountainhome.cards.card``): cost or value in resource
+    symbols, VP, name, type, construction steps, effect text and the last-move mark."""
+    if c.get("price"):
+        cost = _join([mark_safe('<span class="mh-price-label">buy</span>'), *(mh_res(r) for r in c["price"])])
+    else:
+        cost = _join([mh_res(r) for r in c.get("value") or ()])
+    vp = format_html('<span class="mh-vp" title="Victory points">{}</span>', c["vp"]) if c.get("vp") else ""
+    state = ""
+    if c.get("finished"):
+        state = " · finished" + (" · tapped" if c.get("tapped") else "")
+    elif c.get("of"):
+        state = f" · {c['built']}/{c['of']} built"
+    parts = [
+        format_html('<span class="mh-top"><span class="mh-cost">{}</span>{}</span>', cost, vp),
+        format_html('<span class="mh-name">{}</span><span class="mh-type">{}{}</span>', c["short"], c["type_label"], state),
+    ]
+    if c.get("steps"):
+        steps = []
+        for s in c["steps"]:
+            css = " done" if s.get("done") else " next" if s.get("next") else ""
+            steps.append(format_html(
+                '<span class="mh-step{}" title="Step {}{}"><span class="mh-sn">{}</span>{}</span>', css, s["n"],
+                " (built)" if s.get("done") else "", "✓" if s.get("done") else f"S{s['n']}",
+                _join([mh_res(r) for r in s["cost"]]),
+            ))
+        parts.append(format_html('<span class="mh-steps">{}</span>', _join(steps)))
+    if c.get("text"):
+        parts.append(format_html(
+            '<span class="mh-text"><span class="mh-text-short" aria-hidden="true">{}</span>'
+            '<span class="mh-text-full">{}</span></span>', c["text_short"], c["text"],
+        ))
+    recent = c.get("recent")
+    if recent:
+        player = recent.get("player")
+        parts.append(format_html(
+            '<span class="mh-new seat-{}" title="Changed since your last turn{}">{} new</span>',
+            player.colour if player else "x", f" ({player.name})" if player else "", player.number if player else "•",
+        ))
+    return _join(parts)
