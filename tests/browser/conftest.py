@@ -12,6 +12,7 @@ channel layer.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from functools import partial
 from typing import Iterator
@@ -85,9 +86,20 @@ def live_asgi_url(transactional_db) -> Iterator[str]:  # noqa: ANN001
         process.join(timeout=10)
 
 
+# Chromium logs every 4xx answer as "Failed to load resource: ... status of 409 (Conflict)".  A 4xx is
+# an answer of the protocol (a refused move or chat message, shown on the page: base.html swaps 4xx),
+# so it is not counted; a 5xx answer is.
+_CLIENT_ERROR_ANSWER = re.compile(r"^Failed to load resource: the server responded with a status of 4\d\d\b")
+
+
 def watch_htmx_errors(page, errors: list[str]) -> None:  # noqa: ANN001
     """Count every console error (htmx's own reports such as htmx:oobErrorNoTarget included) as a page error."""
-    page.on("console", lambda msg: errors.append(f"console: {msg.text}") if msg.type == "error" else None)
+
+    def on_console(msg) -> None:  # noqa: ANN001
+        if msg.type == "error" and not _CLIENT_ERROR_ANSWER.match(msg.text):
+            errors.append(f"console: {msg.text}")
+
+    page.on("console", on_console)
 
 
 watch_console_errors = watch_htmx_errors

@@ -114,12 +114,14 @@ def test_a_new_player_signs_up_and_plays_a_whole_game_against_the_random_bot(
     assert used_builder
     assert bot_climbs_marked >= 1
 
-    # Step through the game: the first event, forward and back with the keys, a click in the log,
+    # Step through the game: the last event, the first, forward and back with the keys, a click in the log,
     # and the end again, where the result is.
     last = int(page.locator("#match-live").get_attribute("data-seq"))
     page.get_by_role("link", name="Step through the game").click()
     page.wait_for_selector("#replay")
-    assert f"Event 1 of {last}." in page.locator(".turn-banner").inner_text()
+    assert f"Event {last} of {last}." in page.locator(".turn-banner").inner_text()  # it opens at the end (issue 16)
+    page.keyboard.press("Home")
+    page.wait_for_selector("#replay[data-seq='1']", timeout=STEP_TIMEOUT_MS)
     for seq in (2, 3):
         page.keyboard.press("ArrowRight")
         page.wait_for_selector(f"#replay[data-seq='{seq}']", timeout=STEP_TIMEOUT_MS)
