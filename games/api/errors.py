@@ -7,6 +7,7 @@ Domain errors (games.errors) keep their status and code; DRF's own errors
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
@@ -14,7 +15,8 @@ from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
-from ..errors import DomainError
+from ..errors import DomainError, shorten
+from .throttles import limited_message
 
 
 def _flatten(detail: Any, prefix: str = "") -> list[str]:
@@ -44,16 +46,21 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         return error_response(404, "not_found", str(exc) or "not found")
     if isinstance(exc, PermissionDenied):
         return error_response(403, "forbidden", str(exc) or "permission denied")
+    if isinstance(exc, exceptions.Throttled):
+        throttles = getattr(context.get("view"), "get_throttles", lambda: [])()
+        scope = getattr(throttles[0], "scope", "") if throttles else ""
+        wait = max(1, math.ceil(exc.wait or 1))
+        return error_response(429, "rate_limited", limited_message(scope, wait), {"Retry-After": str(wait)})
     if isinstance(exc, exceptions.APIException):
         headers = {}
         if getattr(exc, "auth_header", None):
             headers["WWW-Authenticate"] = exc.auth_header
         if getattr(exc, "wait", None):
-            headers["Retry-After"] = str(int(exc.wait))
+            headers["Retry-After"] = str(max(1, math.ceil(exc.wait)))
         if isinstance(exc, exceptions.ValidationError):
-            return error_response(status.HTTP_400_BAD_REQUEST, "invalid", "; ".join(_flatten(exc.detail)))
+            return error_response(status.HTTP_400_BAD_REQUEST, "invalid", shorten("; ".join(_flatten(exc.detail))))
         code = exc.get_codes() if isinstance(exc.get_codes(), str) else exc.default_code
-        return error_response(exc.status_code, str(code), "; ".join(_flatten(exc.detail)), headers)
+        return error_response(exc.status_code, str(code), shorten("; ".join(_flatten(exc.detail))), headers)
     return None
 
 
