@@ -41,6 +41,7 @@ from engine import (
     get_game,
 )
 from engine.fair import chance_rng
+from engine.games.mountainhome.notation import ACTION_FIELDS as MOUNTAINHOME_ACTION_FIELDS
 from engine.record import match_result
 
 from .errors import BadRequest, Conflict, Forbidden, excerpt
@@ -70,6 +71,27 @@ def forfeit_result(state: State, forfeits: list[int]) -> dict[str, Any]:
     """The result when seats forfeited: the others keep their order (the engine's, if it ended)."""
     return match_result(state, forfeits)
 # ---------------------------------------------------------------------- end ranked play
+
+
+# Every field an action of each game's record notation may have: any other is refused the same way in
+# every game (issue 13; Mountainhome used to drop them silently), before the game decodes the action.
+ACTION_FIELDS: dict[str, frozenset[str]] = {
+    "mountain-goats": frozenset({"climb", "faces", "groups"}),
+    "nanga-parbat": frozenset({"activate", "animals", "claim", "end_turn", "guide", "relocate", "sections", "swap", "trap"}),
+    "mountainhome": MOUNTAINHOME_ACTION_FIELDS,
+}
+
+
+def check_action_fields(game_id: str, action: Any) -> None:
+    fields = ACTION_FIELDS.get(game_id)
+    if fields is None or not isinstance(action, dict):
+        return
+    extra = sorted(str(key) for key in action if key not in fields)
+    if extra:
+        raise BadRequest(
+            f"malformed action: action has unknown field {excerpt(extra[0], 40)}; allowed: {', '.join(sorted(fields))}",
+            code="malformed_action",
+        )
 
 
 VIEWERS_SPECTATOR = None
@@ -246,6 +268,7 @@ class MatchAggregate:
             raise Conflict(f"match {self.match_id} has ended", code="match_finished")
         if seat in self.replaced and not actor.startswith("bot:"):
             raise Forbidden(f"seat {seat} forfeited and is played by a bot now", code="seat_replaced")
+        check_action_fields(self.game.id, action)
         try:
             _, decoded = self.state.decode_event({"player": seat, "action": action})
         except GameOverError as exc:

@@ -204,6 +204,7 @@ def create_match(
             options=normalized,
             seed=seed.hex(),
             commitment=seed_commitment(seed),
+            chain_version=store.NEW_CHAIN_VERSION,
             created_by=user,
             rated=rated,
             time_control=time_control,

@@ -27,6 +27,9 @@ from .models import Event, Match
 from engine import chain
 from engine.chain import GENESIS_HASH, canonical_json  # noqa: F401 - the store's public names
 
+# The chain version of every new match (older matches keep the version they were made with).
+NEW_CHAIN_VERSION = chain.CURRENT_CHAIN_VERSION
+
 
 
 def timestamp_text(moment: datetime) -> str:
