@@ -206,7 +206,8 @@ class EventsView(APIView):
                 raise ValueError
         except ValueError:
             raise BadRequest(f"'after' must be a non-negative integer, not {excerpt(raw)}", code="bad_after") from None
-        return Response({"match": match.pk, "seq": match.seq, "events": selectors.visible_events(match, request.user, after)})
+        events = selectors.visible_events(match, request.user, after)
+        return Response({"match": match.pk, "seq": match.seq, "chain_version": match.chain_version, "events": events})
 
 
 class RecordView(APIView):
