@@ -222,3 +222,32 @@ def test_a_finished_version_1_match_still_verifies_and_audits(fixed_seed, alice,
     assert all(e["hash"] and "body_hash" not in e and "nonce" not in e for e in events)
     verdict = audit_record(anon_api.get(f"/api/matches/{match.pk}/record").json())
     assert verdict["ok"] and verdict["chain_version"] == 1 and verdict["events_checked"] == match.seq
+
+
+@pytest.mark.parametrize("ending", ["resign", "abort"])
+def test_a_match_ended_by_resignation_or_abort_audits_offline_too(fixed_seed, alice, bob, anon_api, ending):
+    from engine.record import audit as audit_record
+
+    match = mh_match([alice, bob])
+    if ending == "resign":
+        rng = random.Random(2)
+        while len({r.payload["player"] for r in selectors.load_events(match) if r.type == "action"}) < 2:
+            _submit_random(match, {0: alice, 1: bob}, rng)
+        services.resign(match_id=match.pk, user=bob)
+    else:
+        services.abort(match_id=match.pk, user=alice)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    record = anon_api.get(f"/api/matches/{match.pk}/record").json()
+    verdict = audit_record(record)
+    assert verdict["ok"] and verdict["events_checked"] == match.seq and verdict["result"] == match.result
+    assert (match.result is None) == (ending == "abort")
+    forged = json.loads(json.dumps(record))
+    forged["log"][-1]["payload"]["result"] = {"scores": None, "winners": [1], "ranking": [0, 1], "forfeits": [0]}
+    assert "hash" in audit_record(forged)["error"]  # its hash no longer matches
+    # a forger who also recomputes the last link (the seed is public now) is caught by the replay
+    last = forged["log"][-1]
+    body = chain.body(match.pk, last["seq"], last["type"], last["payload"], last["actor"], last["timestamp"])
+    last["body_hash"] = chain.body_hash(chain.nonce(SEED, last["seq"]), body)
+    last["hash"] = chain.link(last["prev_hash"], last["body_hash"])
+    assert "is not the replayed" in audit_record(forged)["error"]
