@@ -234,6 +234,8 @@ CAIRN_RATE_LIMITS = {
 # moves many times from one address sets RATE_LIMIT_FACTOR=1000.  The test suite runs with 1000 too,
 # except the tests of the limits themselves.
 CAIRN_RATE_LIMIT_FACTOR = env_int("RATE_LIMIT_FACTOR", 1000 if TESTING else 1)
+# The counters' key namespace in the cache (a test of the limits starts from fresh counters with its own).
+CAIRN_RATE_LIMIT_NAMESPACE = "v1"
 
 # ---------------------------------------------------------------- auth, i18n, static
 

@@ -64,7 +64,8 @@ class CairnThrottle(SimpleRateThrottle):
             ident = f"user-{user.pk}"
         else:
             ident = f"addr-{self.get_ident(request)}"
-        return f"cairn-throttle:{self.scope}:{ident}"
+        namespace = getattr(settings, "CAIRN_RATE_LIMIT_NAMESPACE", "")
+        return f"cairn-throttle:{namespace}:{self.scope}:{ident}"
 
 
 class RegisterThrottle(CairnThrottle):

@@ -6,6 +6,8 @@ these tests set the factor back to 1 and use small rates.
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 from django.core.cache import cache
 from django.test import override_settings
@@ -19,10 +21,18 @@ SMALL = {"register": "3/hour", "login": "3/hour", "create": "2/min", "actions": 
 
 @pytest.fixture(autouse=True)
 def small_limits():  # noqa: ANN201
-    cache.clear()
-    with override_settings(CAIRN_RATE_LIMITS=SMALL, CAIRN_RATE_LIMIT_FACTOR=1):
+    """Small limits, counted from zero: a fresh key namespace (never a flush of a shared Redis)."""
+    with override_settings(CAIRN_RATE_LIMITS=SMALL, CAIRN_RATE_LIMIT_FACTOR=1,
+                           CAIRN_RATE_LIMIT_NAMESPACE=f"test-{uuid.uuid4().hex}"):
         yield
-    cache.clear()
+
+
+def test_the_counters_live_in_the_configured_cache(backend, anon_api):
+    anon_api.post("/api/auth/register", {"username": "counted", "password": "correct-horse-battery"}, format="json")
+    from django.conf import settings
+
+    key = f"cairn-throttle:{settings.CAIRN_RATE_LIMIT_NAMESPACE}:register:addr-127.0.0.1"
+    assert len(cache.get(key)) == 1
 
 
 def limited(response) -> dict:  # noqa: ANN001
