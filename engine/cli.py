@@ -25,7 +25,7 @@ import time
 from typing import Any, Callable, Sequence
 
 from .core import random_playout
-from .record import FORMAT_V1, audit, make_record, summary
+from .record import audit, make_record, summary
 from .registry import game_ids, get_game
 
 
@@ -115,7 +115,7 @@ def cmd_sample(args: argparse.Namespace) -> int:
     state = game.new_initial_state(players, options)
     events: list[dict[str, Any]] = []
     random_playout(state, random.Random(args.seed), events=events)
-    print(json.dumps(make_record(game.id, players, options, events, format=FORMAT_V1)))
+    print(json.dumps(make_record(game.id, players, options, events)))
     return 0
 
 

@@ -27,7 +27,7 @@ ENGINE_TYPES = ("chance", "action")
 
 def make_record(
     game_id: str, players: int, options: Mapping[str, Any], events: list[dict[str, Any]], *,
-    format: str = FORMAT, **extra: Any,
+    format: str = FORMAT_V1, **extra: Any,
 ) -> dict[str, Any]:
     record: dict[str, Any] = {"format": format, "game": game_id, "players": players, "options": dict(options)}
     record.update(extra)

@@ -11,7 +11,7 @@ from typing import Any
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 
 from engine import State, get_game
-from engine.record import make_record
+from engine.record import FORMAT as RECORD_FORMAT, make_record
 
 from . import projection, snapshots
 from .aggregate import MatchAggregate
@@ -232,6 +232,7 @@ def record(match: Match, user: Any) -> dict[str, Any]:
         match.players,
         match.options,
         projection.record_events(events),
+        format=RECORD_FORMAT,
         # each entry's event number in the match: the chance outcome of event n is drawn from (seed, n),
         # so `python -m engine audit` can check the dice once the seed is revealed
         seqs=projection.record_seqs(events),
