@@ -87,11 +87,15 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "games.outage.OutageMiddleware",  # database or Redis unreachable -> 503 with a message (issue 15)
     "django.middleware.security.SecurityMiddleware",
+    # NUL or non-UTF-8 in a parameter -> 400; an API body over the limit -> 413 (issue 13)
+    "games.api.middleware.HostileInputMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # the API's rate limits for the pages' sign-up, log-in, new-match and move forms (issue 13)
+    "games.api.throttles.PageThrottleMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -261,6 +265,36 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Cairn <cairn@localhos
 # The address "your turn" emails link to (no request is at hand in the worker).
 CAIRN_SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 
+# ---------------------------------------------------------------- cache (the rate limits' counters)
+
+# Redis when REDIS_URL is configured (every process of a deployment then shares the counters);
+# the local-memory cache with the embedded default (one machine, the bundled Redis).
+if os.environ.get("REDIS_URL"):
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                          "KEY_PREFIX": os.environ.get("CHANNEL_PREFIX", "cairn")}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "cairn"}}
+
+# ---------------------------------------------------------------- limits (issue 13; docs/API.md, "Limits")
+
+# The largest request body the API reads (bytes): a larger one gets 413.
+CAIRN_API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 64 * 1024)
+# JSON nested deeper than this gets 400 (an action is 4 levels deep at most).
+CAIRN_API_MAX_JSON_DEPTH = env_int("API_MAX_JSON_DEPTH", 32)
+# Rate limits (games/api/throttles.py): "N/s", "N/min", "N/hour", "N/day" or "off".
+CAIRN_RATE_LIMITS = {
+    "register": os.environ.get("RATE_LIMIT_REGISTER", "30/hour"),  # per address
+    "login": os.environ.get("RATE_LIMIT_LOGIN", "100/hour"),  # per address: API tokens and the log-in form
+    "create": os.environ.get("RATE_LIMIT_CREATE", "60/min"),  # per user: new matches
+    "actions": os.environ.get("RATE_LIMIT_ACTIONS", "1200/min"),  # per user: moves (a bot's go through services)
+}
+# Multiplies every limit above.  Off (1) by default; a load benchmark that registers many users and
+# moves many times from one address sets RATE_LIMIT_FACTOR=1000.  The test suite runs with 1000 too,
+# except the tests of the limits themselves.
+CAIRN_RATE_LIMIT_FACTOR = env_int("RATE_LIMIT_FACTOR", 1000 if TESTING else 1)
+# The counters' key namespace in the cache (a test of the limits starts from fresh counters with its own).
+CAIRN_RATE_LIMIT_NAMESPACE = "v1"
+
 # ---------------------------------------------------------------- auth, i18n, static
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -303,6 +337,10 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    # JSON only, refusing what the database cannot hold (games/api/parsers.py)
+    "DEFAULT_PARSER_CLASSES": ["games.api.parsers.StrictJSONParser"],
+    # The rate limits count per address: REMOTE_ADDR, unless NUM_PROXIES proxies set X-Forwarded-For.
+    "NUM_PROXIES": env_int("NUM_PROXIES", 0),
 }
 
 SPECTACULAR_SETTINGS = {

@@ -1,19 +1,35 @@
-"""``cairn-record/1``: game records that replay without a random generator."""
+"""Game records that replay without a random generator.
+
+* ``cairn-record/1``: ``game``, ``players``, ``options`` and ``events``, the
+  entries (chance outcomes and actions) in order.  The engine's own records
+  (``python -m engine sample``) are this.
+* ``cairn-record/2`` (issue 13): a match exported by Cairn.  The same entries,
+  plus ``seqs`` (each entry's event number), ``commitment``, ``chain_version``
+  and ``log``: every event the viewer may see with its hash-chain fields
+  (:mod:`engine.chain`).  Once the match has ended, ``seed`` and ``result``
+  are set and ``log`` is the whole match, nothing sealed, so :func:`audit`
+  checks everything offline.
+"""
 
 from __future__ import annotations
 
 from typing import Any, Mapping
 
+from . import chain
 from .core import EngineError, Game, InvalidRecordError, OptionError, State
 from .registry import get_game
 
-FORMAT = "cairn-record/1"
+FORMAT_V1 = "cairn-record/1"
+FORMAT = "cairn-record/2"
+FORMATS = (FORMAT_V1, FORMAT)
+ENGINE_TYPES = ("chance", "action")
 
 
 def make_record(
-    game_id: str, players: int, options: Mapping[str, Any], events: list[dict[str, Any]], **extra: Any
+    game_id: str, players: int, options: Mapping[str, Any], events: list[dict[str, Any]], *,
+    format: str = FORMAT_V1, **extra: Any,
 ) -> dict[str, Any]:
-    record: dict[str, Any] = {"format": FORMAT, "game": game_id, "players": players, "options": dict(options)}
+    record: dict[str, Any] = {"format": format, "game": game_id, "players": players, "options": dict(options)}
     record.update(extra)
     record["events"] = list(events)
     return record
@@ -26,8 +42,8 @@ def open_record(record: Any) -> tuple[Game, State, list[Any]]:
     """
     if not isinstance(record, dict):
         raise InvalidRecordError("a record must be a JSON object")
-    if record.get("format") != FORMAT:
-        raise InvalidRecordError(f"'format' must be {FORMAT!r}, not {record.get('format')!r}")
+    if record.get("format") not in FORMATS:
+        raise InvalidRecordError(f"'format' must be one of {', '.join(map(repr, FORMATS))}, not {record.get('format')!r}")
     game_id = record.get("game")
     try:
         game = get_game(game_id) if isinstance(game_id, str) else None
@@ -76,6 +92,94 @@ def summary(record: Any) -> dict[str, Any]:
     }
 
 
+def match_result(state: State, forfeits: list[int] | tuple[int, ...] = ()) -> dict[str, Any]:
+    """A match's result: the engine's, or with forfeits (Cairn's ranked endings) the forfeit ranking.
+
+    Forfeiting seats rank last (the earliest forfeit lowest); the others keep
+    the engine's order if the game ended, else share first place.
+    """
+    if not forfeits:
+        return {"scores": state.scores(), "winners": state.winners(), "ranking": state.ranking()}
+    forfeits = list(forfeits)
+    standing = [seat for seat in range(state.players) if seat not in forfeits]
+    if state.is_terminal():
+        engine_place = state.ranking()
+        places = {seat: sum(1 for other in standing if engine_place[other] < engine_place[seat]) for seat in standing}
+    else:
+        places = {seat: 0 for seat in standing}
+    for order, seat in enumerate(forfeits):  # the later a seat forfeited, the better its place
+        places[seat] = len(standing) + (len(forfeits) - 1 - order)
+    try:
+        scores = state.scores()
+    except Exception:  # noqa: BLE001 - a game may not score an unfinished state
+        scores = None
+    return {"scores": scores, "winners": [seat for seat in standing if places[seat] == 0],
+            "ranking": [places[seat] for seat in range(state.players)], "forfeits": forfeits}
+
+
+class _AuditFailure(Exception):
+    def __init__(self, index: int | None, message: str) -> None:
+        super().__init__(message)
+        self.index, self.message = index, message
+
+
+def _check_log(record: dict[str, Any], seed: bytes, events: list[Any], seqs: list[int]) -> dict[str, Any]:
+    """Check a ``cairn-record/2`` log: the chain, the entries, the final event.  Facts for the result check."""
+    version = record.get("chain_version")
+    if version not in chain.CHAIN_VERSIONS:
+        raise _AuditFailure(None, f"'chain_version' must be one of {chain.CHAIN_VERSIONS}, not {version!r}")
+    log = record.get("log")
+    if not isinstance(log, list) or not log:
+        raise _AuditFailure(None, "a cairn-record/2 of a finished match needs its 'log': every event of the match")
+    match_id = record.get("match")
+    prev_hash = chain.GENESIS_HASH
+    entries: list[Any] = []
+    entry_seqs: list[int] = []
+    forfeits: list[int] = []
+    aborted = False
+    final: dict[str, Any] | None = None
+    for position, item in enumerate(log, start=1):
+        if not isinstance(item, dict) or item.get("seq") != position:
+            raise _AuditFailure(None, f"log entry {position} must be event {position} (nothing left out or reordered)")
+        if item.get("redacted") or "skipped" in item:
+            raise _AuditFailure(None, f"event {position} is sealed: audit a record exported after the match ended")
+        for key in ("type", "actor", "timestamp"):
+            if not isinstance(item.get(key), str):
+                raise _AuditFailure(None, f"event {position}: '{key}' must be text")
+        body = chain.body(match_id, position, item["type"], item.get("payload"), item["actor"], item["timestamp"])
+        if item.get("prev_hash") != prev_hash:
+            raise _AuditFailure(None, f"event {position}: prev_hash is not the previous event's hash")
+        if version == 2:
+            nonce = chain.nonce(seed, position)
+            if "nonce" in item and item["nonce"] != nonce.hex():
+                raise _AuditFailure(None, f"event {position}: its nonce is not the one the seed gives")
+            if item.get("body_hash") != chain.body_hash(nonce, body):
+                raise _AuditFailure(None, f"event {position}: body_hash does not match the event's content")
+        expected = chain.event_hash(version, prev_hash, body, seed)
+        if item.get("hash") != expected:
+            raise _AuditFailure(None, f"event {position}: the hash does not match the event's content")
+        prev_hash = expected
+        payload = item.get("payload")
+        if item["type"] in ENGINE_TYPES:
+            entries.append(payload)
+            entry_seqs.append(position)
+        elif item["type"] in ("resigned", "timed_out") and isinstance(payload, dict):
+            forfeits.append(payload.get("seat"))
+        elif item["type"] == "aborted":
+            aborted = True
+        elif item["type"] == "finished":
+            if position != len(log):
+                raise _AuditFailure(None, f"event {position}: an event follows the final event")
+            final = payload if isinstance(payload, dict) else {}
+    if final is None:
+        raise _AuditFailure(None, "the log has no final event: the match has not ended")
+    if entries != events or entry_seqs != seqs:
+        raise _AuditFailure(None, "'events' and 'seqs' are not the log's chance and action events")
+    if final.get("seed") != seed.hex():
+        raise _AuditFailure(None, "the final event does not reveal the record's seed")
+    return {"forfeits": forfeits, "aborted": aborted, "final": final, "last_hash": prev_hash}
+
+
 def audit(record: Any) -> dict[str, Any]:
     """The verdict of ``python -m engine audit``: a replay that also checks the dice and shuffles.
 
@@ -83,7 +187,11 @@ def audit(record: Any) -> dict[str, Any]:
     ``commitment`` and ``seqs`` (the match's event number of each entry of
     ``events``).  Checks that SHA-256 of the seed is the commitment, then
     replays the events through the checked path, and checks each chance
-    outcome against the one drawn from (seed, seq) by ``engine.fair.chance_rng``.
+    outcome (dice, shuffles, selections) against the one drawn from (seed,
+    seq) by ``engine.fair.chance_rng``.  A ``cairn-record/2`` also has its
+    ``log`` checked: every event's hash chained from the first
+    (:mod:`engine.chain`), the entries being the log's, and the final event's
+    result being the replayed one.
     """
     from .fair import chance_rng, commitment
 
@@ -100,12 +208,18 @@ def audit(record: Any) -> dict[str, Any]:
     try:
         seed = bytes.fromhex(seed_hex)
     except ValueError:
-        return fail(None, f"'seed' must be hex, not {seed_hex!r}")
+        return fail(None, f"'seed' must be hex, not {seed_hex[:80]!r}")
     if commitment(seed) != record.get("commitment"):
         return fail(None, f"SHA-256 of the seed is {commitment(seed)}, not the record's commitment {record.get('commitment')!r}")
     seqs = record.get("seqs")
     if not isinstance(seqs, list) or len(seqs) != len(events) or not all(type(n) is int for n in seqs):
         return fail(None, "'seqs' must list the match's event number of each entry of 'events'")
+    facts = None
+    if record.get("format") == FORMAT:
+        try:
+            facts = _check_log(record, seed, events, seqs)
+        except _AuditFailure as exc:
+            return fail(exc.index, exc.message)
     chance_events = 0
     for index, (event, seq) in enumerate(zip(events, seqs)):
         if isinstance(event, dict) and "chance" in event and state.is_chance_node():
@@ -118,10 +232,23 @@ def audit(record: Any) -> dict[str, Any]:
             state.apply_event(event)
         except EngineError as exc:
             return fail(index, f"event {index}: {exc}")
-    return {
+    verdict: dict[str, Any] = {
         "ok": True,
         "terminal": state.is_terminal(),
         "scores": state.scores(),
         "winners": state.winners(),
         "chance_events": chance_events,
     }
+    if facts is not None:
+        if facts["aborted"]:
+            replayed = None
+        elif not facts["forfeits"] and not state.is_terminal():
+            return fail(None, "the final event comes before the game has ended")
+        else:
+            replayed = match_result(state, facts["forfeits"])
+        stored = facts["final"].get("result")
+        if stored != replayed or record.get("result") != replayed:
+            return fail(None, f"the stored result {stored!r} is not the replayed {replayed!r}")
+        verdict.update({"chain": True, "chain_version": record["chain_version"], "events_checked": len(record["log"]),
+                        "result": replayed, "last_hash": facts["last_hash"]})
+    return verdict

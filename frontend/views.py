@@ -152,8 +152,10 @@ def replay_page(request: HttpRequest, match_id: int) -> HttpResponse:
 AUDIT_CHECKS = [
     ("seq", "Numbering", "The events are numbered 1, 2, 3 … with no gap."),
     ("hash_chain", "Hash chain",
-     "Each event stores the previous event's hash, and its own hash is SHA-256 of that plus the event's "
-     "canonical JSON. Changing, removing or inserting any event breaks the chain from there on."),
+     "Each event stores the previous event's hash, and its own hash is SHA-256 of that plus a salted hash of "
+     "the event (SHA-256 of a secret per-event nonce, derived from the seed, and the event's canonical JSON). "
+     "Changing, removing or inserting any event breaks the chain from there on, and a sealed event's hash "
+     "tells nobody what it hides until the seed, and with it every nonce, is revealed at the end."),
     ("seed_commitment", "Seed commitment",
      "When the match was created, only SHA-256 of its secret seed was published. The seed revealed at the end "
      "hashes to that commitment, so it was fixed before the first roll."),
@@ -206,8 +208,9 @@ def verify_page(request: HttpRequest, match_id: int) -> HttpResponse:
         {
             "match": match,
             "game_name": game.name,
-            # a record with hidden information keeps it sealed for every viewer, so only the server can replay it
-            "offline_audit": game.perfect_information,
+            # every record reveals everything once the match has ended, so any game audits offline (issue 13)
+            "hidden_information": not game.perfect_information,
+            "chain_version": match.chain_version,
             "verdict": verdict,
             "checks": checks,
             "finished": finished,

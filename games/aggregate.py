@@ -41,8 +41,10 @@ from engine import (
     get_game,
 )
 from engine.fair import chance_rng
+from engine.games.mountainhome.notation import ACTION_FIELDS as MOUNTAINHOME_ACTION_FIELDS
+from engine.record import match_result
 
-from .errors import BadRequest, Conflict, Forbidden
+from .errors import BadRequest, Conflict, Forbidden, excerpt
 from .clocks import ClockFold
 from .store import GENESIS_HASH, PendingEvent, canonical_json
 
@@ -51,9 +53,8 @@ SYSTEM = "system"
 
 
 def result_of(state: State, forfeits: list[int] | tuple[int, ...] = ()) -> dict[str, Any]:
-    if not forfeits:
-        return {"scores": state.scores(), "winners": state.winners(), "ranking": state.ranking()}
-    return forfeit_result(state, list(forfeits))
+    """The match's result (:func:`engine.record.match_result`, shared with the offline audit)."""
+    return match_result(state, forfeits)
 
 
 # ---------------------------------------------------------------------- ranked play: match-level endings
@@ -68,23 +69,29 @@ MATCH_ENDING_TYPES = ("resigned", "timed_out", "seat_replaced", "aborted")
 
 def forfeit_result(state: State, forfeits: list[int]) -> dict[str, Any]:
     """The result when seats forfeited: the others keep their order (the engine's, if it ended)."""
-    players = state.players
-    standing = [seat for seat in range(players) if seat not in forfeits]
-    if state.is_terminal():
-        engine_place = state.ranking()
-        places = {seat: sum(1 for other in standing if engine_place[other] < engine_place[seat]) for seat in standing}
-    else:
-        places = {seat: 0 for seat in standing}
-    for order, seat in enumerate(forfeits):  # the later a seat forfeited, the better its place
-        places[seat] = len(standing) + (len(forfeits) - 1 - order)
-    ranking = [places[seat] for seat in range(players)]
-    try:
-        scores = state.scores()
-    except Exception:  # noqa: BLE001 - a game may not score an unfinished state
-        scores = None
-    return {"scores": scores, "winners": [seat for seat in standing if places[seat] == 0],
-            "ranking": ranking, "forfeits": list(forfeits)}
+    return match_result(state, forfeits)
 # ---------------------------------------------------------------------- end ranked play
+
+
+# Every field an action of each game's record notation may have: any other is refused the same way in
+# every game (issue 13; Mountainhome used to drop them silently), before the game decodes the action.
+ACTION_FIELDS: dict[str, frozenset[str]] = {
+    "mountain-goats": frozenset({"climb", "faces", "groups"}),
+    "nanga-parbat": frozenset({"activate", "animals", "claim", "end_turn", "guide", "relocate", "sections", "swap", "trap"}),
+    "mountainhome": MOUNTAINHOME_ACTION_FIELDS,
+}
+
+
+def check_action_fields(game_id: str, action: Any) -> None:
+    fields = ACTION_FIELDS.get(game_id)
+    if fields is None or not isinstance(action, dict):
+        return
+    extra = sorted(str(key) for key in action if key not in fields)
+    if extra:
+        raise BadRequest(
+            f"malformed action: action has unknown field {excerpt(extra[0], 40)}; allowed: {', '.join(sorted(fields))}",
+            code="malformed_action",
+        )
 
 
 VIEWERS_SPECTATOR = None
@@ -261,6 +268,7 @@ class MatchAggregate:
             raise Conflict(f"match {self.match_id} has ended", code="match_finished")
         if seat in self.replaced and not actor.startswith("bot:"):
             raise Forbidden(f"seat {seat} forfeited and is played by a bot now", code="seat_replaced")
+        check_action_fields(self.game.id, action)
         try:
             _, decoded = self.state.decode_event({"player": seat, "action": action})
         except GameOverError as exc:
@@ -274,7 +282,7 @@ class MatchAggregate:
         except IllegalActionError as exc:
             raise BadRequest(f"illegal action: {exc}", code="illegal_action") from None
         except (EngineError, TypeError, ValueError, KeyError) as exc:
-            raise BadRequest(f"malformed action {action!r}: {exc}", code="malformed_action") from None
+            raise BadRequest(f"malformed action {excerpt(action)}: {exc}", code="malformed_action") from None
         payload = {"player": seat, "action": self.state.action_to_json(seat, decoded)}
         self._record("action", payload, actor)
         self._advance(seed)

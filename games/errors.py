@@ -8,12 +8,30 @@ handler (games/api/errors.py) turns any of them into
 
 from __future__ import annotations
 
+from typing import Any
+
+# An error message quotes at most a short excerpt of what it was given (issue 13): a 20 MB
+# action must not come back in its 400 answer, nor fill a log.
+MESSAGE_LIMIT = 400
+EXCERPT_LIMIT = 80
+
+
+def excerpt(value: Any, limit: int = EXCERPT_LIMIT) -> str:
+    """``repr(value)`` cut to ``limit`` characters (with an ellipsis): how a message quotes input."""
+    text = repr(value) if not isinstance(value, str) or len(value) <= limit * 4 else repr(value[: limit * 4])
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def shorten(message: str, limit: int = MESSAGE_LIMIT) -> str:
+    return message if len(message) <= limit else message[: limit - 1] + "…"
+
 
 class DomainError(Exception):
     status = 400
     code = "error"
 
     def __init__(self, message: str, *, code: str | None = None) -> None:
+        message = shorten(str(message))
         super().__init__(message)
         self.message = message
         if code is not None:

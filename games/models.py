@@ -31,6 +31,8 @@ class Match(models.Model):
     # The secret per-match seed (hex) is never sent to a client before the final event reveals it.
     seed = models.CharField(max_length=64, editable=False)
     commitment = models.CharField(max_length=64, editable=False, help_text="SHA-256 of the seed, hex; public")
+    # The hash chain's version (engine.chain): 1 for matches made before issue 13, 2 (hiding) since.
+    chain_version = models.PositiveSmallIntegerField(default=2, editable=False, help_text="hash chain version (engine.chain)")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_matches"
     )
@@ -92,8 +94,8 @@ class Seat(models.Model):
 class Event(models.Model):
     """One append-only entry of a match's log.  The database refuses UPDATE and DELETE.
 
-    ``hash`` = SHA-256(``prev_hash`` + canonical JSON of the event), see
-    :func:`games.store.event_hash`.
+    ``hash`` chains it to ``prev_hash`` as the match's ``chain_version`` says, see
+    :mod:`engine.chain` and :func:`games.store.event_hash`.
     """
 
     class Type(models.TextChoices):

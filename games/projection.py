@@ -13,6 +13,19 @@ declined reaction window, ``{"sealed": true}``) is left out of the viewer's
 listing and record export altogether.
 Chance outcomes are otherwise public once drawn.  The match seed is never in
 any event but the final one.
+
+Once the match has ended (``reveal``), nothing is redacted any more: every
+viewer gets every event as stored, with its nonce, so the record can be
+audited offline (issue 13).
+
+The hash chain (:mod:`engine.chain`): with ``match`` given, every listed event
+carries ``prev_hash`` and ``hash``, and under chain version 2 ``body_hash``;
+its ``nonce`` only when the viewer may see the payload as stored.  An event
+left out of a viewer's listing appears, as ``{"seq", "prev_hash",
+"body_hash", "hash"}`` only, in the ``skipped`` list of the next event listed,
+so the chain still checks link by link.  A version 1 match of a game with
+hidden information shows no hashes until it ends: a version 1 hash does not
+hide the payload it covers.
 """
 
 from __future__ import annotations
@@ -22,7 +35,7 @@ from typing import Any, Callable, Iterable
 from engine import State, get_game
 
 from .aggregate import ENGINE_TYPES
-from .store import timestamp_text
+from .store import chain_fields, timestamp_text
 
 
 def observation(state: State, viewer: int | None) -> dict[str, Any]:
@@ -53,21 +66,32 @@ def has_redaction(game_id: str, players: int, options: dict[str, Any]) -> bool:
     return callable(getattr(state_class, "redact_event", None))
 
 
-def _public(event: Any, payload: Any) -> dict[str, Any]:
-    return {
+def _public(event: Any, payload: Any, match: Any = None, *, sealed: bool = False, hide_hashes: bool = False) -> dict[str, Any]:
+    item = {
         "seq": event.seq,
         "type": event.type,
         "actor": event.actor,
         "timestamp": timestamp_text(event.timestamp),
         "payload": payload,
-        "prev_hash": event.prev_hash,
-        "hash": event.hash,
+        "prev_hash": None if hide_hashes else event.prev_hash,
+        "hash": None if hide_hashes else event.hash,
     }
+    if match is not None and not hide_hashes:
+        item.update(chain_fields(event, match, reveal=not sealed))
+    return item
+
+
+def _link_only(event: Any, match: Any) -> dict[str, Any]:
+    """An event left out of a viewer's listing, as the chain needs it: no type, actor, time or payload."""
+    link = {"seq": event.seq, "prev_hash": event.prev_hash, "hash": event.hash}
+    if match is not None:
+        link.update(chain_fields(event, match, reveal=False))
+    return link
 
 
 def project_events(
     game_id: str, players: int, options: dict[str, Any], events: Iterable[Any], viewer: int | None, *, after: int = 0,
-    redaction: Callable[[int, Any, int | None], Any] | None = None,
+    redaction: Callable[[int, Any, int | None], Any] | None = None, match: Any = None, reveal: bool = False,
 ) -> list[dict[str, Any]]:
     """The events with ``seq > after`` as ``viewer`` may see them.
 
@@ -76,11 +100,15 @@ def project_events(
     engine entry's redaction already: the match aggregate's
     (:meth:`games.aggregate.MatchAggregate.shown`, decided the same way during
     its fold), and then any suffix will do.  Otherwise any suffix will do.
+    ``match``: add the chain fields (see the module's doc).  ``reveal``: the
+    match has ended, so every event is shown as stored.
     """
-    if not has_redaction(game_id, players, options):
-        return [_public(event, event.payload) for event in events if event.seq > after]
+    if reveal or not has_redaction(game_id, players, options):
+        return [_public(event, event.payload, match) for event in events if event.seq > after]
+    hide_hashes = match is not None and match.chain_version < 2  # a version 1 hash would confirm a guess
     state = get_game(game_id).new_initial_state(players, options) if redaction is None else None
     visible = []
+    skipped: list[dict[str, Any]] = []
     for event in events:
         payload = event.payload
         if event.type in ENGINE_TYPES:
@@ -90,13 +118,19 @@ def project_events(
                 shown = state.redact_event(payload, viewer)  # type: ignore[attr-defined]
                 state.apply_event(payload)
             if "player" not in shown and "chance" not in shown:
-                continue  # a declined hidden window (Mountainhome §10.5): others see nothing at all
+                # a declined hidden window (Mountainhome §10.5): others see nothing of it but its chain link
+                if event.seq > after and not hide_hashes:
+                    skipped.append(_link_only(event, match))
+                continue
         else:
             shown = payload
         if event.seq > after:
-            item = _public(event, shown)
-            if shown != payload:
+            sealed = shown != payload
+            item = _public(event, shown, match, sealed=sealed, hide_hashes=hide_hashes)
+            if sealed:
                 item["redacted"] = True
+            if skipped:
+                item["skipped"], skipped = skipped, []
             visible.append(item)
     return visible
 

@@ -11,28 +11,36 @@ from typing import Any
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 
 from engine import State, get_game
-from engine.record import make_record
+from engine.record import FORMAT as RECORD_FORMAT, make_record
 
 from . import projection, snapshots
 from .aggregate import MatchAggregate
 from .errors import NotFound
+from .ids import valid_id
 from .models import Event, Match, Seat
 from .store import load_fold_rows, load_rows
 
 
+def _match_pk(match_id: Any) -> int:
+    """``match_id`` as a database id, or 404: an id out of range never reaches the database (issue 13)."""
+    pk = valid_id(match_id)
+    if pk is None:
+        raise NotFound(f"no match {str(match_id)[:40]}", code="match_not_found")
+    return pk
+
+
 def get_match(match_id: Any) -> Match:
+    pk = _match_pk(match_id)
     try:
-        return Match.objects.prefetch_related(_seats_prefetch()).get(pk=int(match_id))
-    except (Match.DoesNotExist, TypeError, ValueError):
-        raise NotFound(f"no match {match_id}", code="match_not_found") from None
+        return Match.objects.prefetch_related(_seats_prefetch()).get(pk=pk)
+    except Match.DoesNotExist:
+        raise NotFound(f"no match {pk}", code="match_not_found") from None
 
 
 def get_match_for_write(match_id: Any) -> tuple[Match, list[Seat]]:
     """The match and its seats in one query (the write path)."""
-    try:
-        seats = list(Seat.objects.select_related("match", "user").filter(match_id=int(match_id)).order_by("index"))
-    except (TypeError, ValueError):
-        seats = []
+    pk = _match_pk(match_id)
+    seats = list(Seat.objects.select_related("match", "user").filter(match_id=pk).order_by("index"))
     if not seats:
         raise NotFound(f"no match {match_id}", code="match_not_found")
     match = seats[0].match
@@ -184,10 +192,14 @@ def visible_events(
         aggregate = load_aggregate(match)
     until = aggregate.seq if aggregate is not None else None
 
+    # Once the match has ended every event is public, as stored (issue 13): the record audits offline.
+    reveal = aggregate.finished if aggregate is not None else match.status == Match.Status.FINISHED
+
     def project(rows: list[Any]) -> list[dict[str, Any]]:
         return projection.project_events(
             match.game_id, match.players, match.options, rows, viewer, after=after,
             redaction=aggregate.shown if redacts and aggregate is not None else None,
+            match=match, reveal=reveal,
         )
 
     if last is None:
@@ -204,23 +216,34 @@ def visible_events(
 
 
 def record(match: Match, user: Any) -> dict[str, Any]:
-    """The match as a ``cairn-record/1`` (as ``user`` may see it), with the fairness data."""
-    events = visible_events(match, user)
-    finished = match.status == Match.Status.FINISHED
+    """The match as a ``cairn-record/2`` (as ``user`` may see it), with the fairness data and the chain.
+
+    ``events`` are the record entries, ``seqs`` their event numbers, and
+    ``log`` every event the viewer may see with its chain fields.  Once the
+    match has ended nothing is sealed: ``log`` is the whole stored log and
+    ``python -m engine audit`` checks it offline (chain, seed, chance
+    outcomes, legality, result).
+    """
+    aggregate = load_aggregate(match)
+    events = visible_events(match, user, aggregate=aggregate)
+    finished = aggregate.finished
     return make_record(
         match.game_id,
         match.players,
         match.options,
         projection.record_events(events),
+        format=RECORD_FORMAT,
         # each entry's event number in the match: the chance outcome of event n is drawn from (seed, n),
         # so `python -m engine audit` can check the dice once the seed is revealed
         seqs=projection.record_seqs(events),
         match=match.pk,
-        status=match.status,
+        status=aggregate.status,
         seats=[seat_json(seat) for seat in seats_of(match)],
         commitment=match.commitment,
+        chain_version=match.chain_version,
         seed=match.seed if finished else None,
-        result=match.result if finished else None,
+        result=aggregate.result if finished else None,
+        log=events,
     )
 
 

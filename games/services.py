@@ -31,7 +31,7 @@ from engine.fair import commitment as seed_commitment
 
 from . import db, dispatch, notify, projection, selectors, signals, snapshots, store
 from .aggregate import SYSTEM, MatchAggregate
-from .errors import BadRequest, Conflict, Forbidden, NotFound
+from .errors import BadRequest, Conflict, Forbidden, NotFound, excerpt
 from .models import Match, MatchClock, Seat
 
 logger = logging.getLogger(__name__)
@@ -151,13 +151,13 @@ def _parse_seats(seats: Any) -> list[dict[str, Any]]:
         elif isinstance(seat, dict) and set(seat) == {"bot"} and isinstance(seat["bot"], str):
             if seat["bot"] not in ai.LEVELS:
                 raise BadRequest(
-                    f"seat {index}: unknown bot level {seat['bot']!r}; known levels: {', '.join(ai.LEVELS)}",
+                    f"seat {index}: unknown bot level {excerpt(seat['bot'])}; known levels: {', '.join(ai.LEVELS)}",
                     code="bad_seats",
                 )
             parsed.append({"bot": seat["bot"]})
         else:
             raise BadRequest(
-                f"seat {index} must be {{\"human\": true}} or {{\"bot\": LEVEL}}, not {seat!r}", code="bad_seats"
+                f"seat {index} must be {{\"human\": true}} or {{\"bot\": LEVEL}}, not {excerpt(seat)}", code="bad_seats"
             )
     if not any("human" in seat for seat in parsed):
         raise BadRequest("at least one seat must be human: the creator takes the first one", code="bad_seats")
@@ -179,12 +179,12 @@ def create_match(
     except KeyError:
         game = None
     if game is None:
-        raise BadRequest(f"unknown game {game_id!r}", code="unknown_game")
+        raise BadRequest(f"unknown game {excerpt(game_id)}", code="unknown_game")
     parsed = _parse_seats(seats)
     try:
         players = game.check_players(len(parsed))
         if options is not None and not isinstance(options, dict):
-            raise OptionError(f"'options' must be an object, not {options!r}")
+            raise OptionError(f"'options' must be an object, not {excerpt(options)}")
         normalized = game.normalize_options(options)
     except OptionError as exc:
         raise BadRequest(str(exc), code="bad_options") from None
@@ -193,7 +193,7 @@ def create_match(
 
     time_control = normalize_time_control(time_control)
     if rated is not False and rated is not True:
-        raise BadRequest(f"'rated' must be true or false, not {rated!r}", code="bad_rated")
+        raise BadRequest(f"'rated' must be true or false, not {excerpt(rated)}", code="bad_rated")
     if rated and any("bot" in seat for seat in parsed):
         raise BadRequest("a rated match has only human seats: bots are never rated", code="bad_seats")
     seed = secrets.token_bytes(32)
@@ -205,6 +205,7 @@ def create_match(
             options=normalized,
             seed=seed.hex(),
             commitment=seed_commitment(seed),
+            chain_version=store.NEW_CHAIN_VERSION,
             created_by=user,
             rated=rated,
             time_control=time_control,
@@ -281,7 +282,7 @@ def _join_once(match_id: Any, user: Any) -> Match:
 
 def _check_expected_seq(expected_seq: Any) -> int:
     if type(expected_seq) is not int or expected_seq < 0:
-        raise BadRequest(f"'expected_seq' must be a non-negative integer, not {expected_seq!r}", code="bad_expected_seq")
+        raise BadRequest(f"'expected_seq' must be a non-negative integer, not {excerpt(expected_seq)}", code="bad_expected_seq")
     return expected_seq
 
 

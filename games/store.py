@@ -1,16 +1,17 @@
 """The event store: canonical JSON, the hash chain and the optimistic append.
 
-An event's hash is ``SHA-256(prev_hash + canonical_json(body))`` (hex), where
-``body`` is ``{"match", "seq", "type", "payload", "actor", "timestamp"}`` and
-canonical JSON has sorted keys, no spaces and UTF-8 text.  The first event's
-``prev_hash`` is 64 zeros.  Anyone holding the events can recompute the chain
-(see :mod:`games.verify`).
+The chain itself is :mod:`engine.chain` (shared with the offline audit).  A
+match stores its chain version (``Match.chain_version``): 1 for matches made
+before issue 13, ``SHA-256(prev_hash + canonical_json(body))``; 2 for every new
+match, ``SHA-256(prev_hash + body_hash)`` with ``body_hash = SHA-256(nonce +
+canonical_json(body))`` and a secret per-event nonce derived from the match's
+seed, so that the chain does not let anyone test a guess of a sealed payload
+(see docs/ARCHITECTURE.md, "Tamper evidence").  ``body`` is ``{"match", "seq",
+"type", "payload", "actor", "timestamp"}``; the first ``prev_hash`` is 64 zeros.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import dataclass
 from datetime import datetime, timezone as dt_timezone
 from contextlib import contextmanager
@@ -23,11 +24,12 @@ from . import db
 from .errors import Conflict
 from .models import Event, Match
 
-GENESIS_HASH = "0" * 64
+from engine import chain
+from engine.chain import GENESIS_HASH, canonical_json  # noqa: F401 - the store's public names
 
+# The chain version of every new match (older matches keep the version they were made with).
+NEW_CHAIN_VERSION = chain.CURRENT_CHAIN_VERSION
 
-def canonical_json(obj: Any) -> str:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
 def timestamp_text(moment: datetime) -> str:
@@ -35,26 +37,42 @@ def timestamp_text(moment: datetime) -> str:
 
 
 def event_body(match_id: int, seq: int, type_: str, payload: Any, actor: str, timestamp: datetime) -> dict[str, Any]:
-    return {
-        "match": match_id,
-        "seq": seq,
-        "type": type_,
-        "payload": payload,
-        "actor": actor,
-        "timestamp": timestamp_text(timestamp),
-    }
+    return chain.body(match_id, seq, type_, payload, actor, timestamp_text(timestamp))
 
 
-def event_hash(prev_hash: str, body: dict[str, Any]) -> str:
-    return hashlib.sha256((prev_hash + canonical_json(body)).encode("utf-8")).hexdigest()
+def match_seed(match: Match) -> bytes:
+    return bytes.fromhex(match.seed)
 
 
-def row_hash(event: Event) -> str:
-    """The hash an event row should carry, recomputed from its columns."""
-    return event_hash(
-        event.prev_hash,
-        event_body(event.match_id, event.seq, event.type, event.payload, event.actor, event.timestamp),
-    )
+def event_hash(match: Match, prev_hash: str, body: dict[str, Any]) -> str:
+    """The chain hash of an event of ``match`` (its chain version; version 2 derives the nonce from its seed)."""
+    version = match.chain_version
+    return chain.event_hash(version, prev_hash, body, match_seed(match) if version >= 2 else None)
+
+
+def row_body(event: Any) -> dict[str, Any]:
+    return event_body(event.match_id, event.seq, event.type, event.payload, event.actor, event.timestamp)
+
+
+def row_hash(event: Event, match: Match) -> str:
+    """The hash an event row should carry, recomputed from its columns (and, for version 2, the seed)."""
+    return event_hash(match, event.prev_hash, row_body(event))
+
+
+def chain_fields(event: Any, match: Match, *, reveal: bool) -> dict[str, Any]:
+    """What a viewer gets to check an event's link: ``body_hash`` (version 2), and the ``nonce`` if ``reveal``.
+
+    ``reveal``: the viewer may see this event's payload as stored (then the
+    nonce lets them check ``body_hash`` against it).  A sealed event's nonce is
+    never sent before the match ends: it is what hides the payload.
+    """
+    if match.chain_version < 2:
+        return {}
+    event_nonce = chain.nonce(match_seed(match), event.seq)
+    fields: dict[str, Any] = {"body_hash": chain.body_hash(event_nonce, row_body(event))}
+    if reveal:
+        fields["nonce"] = event_nonce.hex()
+    return fields
 
 
 @dataclass(frozen=True)
@@ -83,7 +101,7 @@ def append(match: Match, pending: Iterable[PendingEvent], *, expected_seq: int, 
         if event.seq != seq:
             raise AssertionError(f"pending event seq {event.seq} where {seq} was expected")
         body = event_body(match.pk, seq, event.type, event.payload, event.actor, now)
-        digest = event_hash(prev_hash, body)
+        digest = event_hash(match, prev_hash, body)
         rows.append(
             Event(
                 match_id=match.pk,

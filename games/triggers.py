@@ -4,10 +4,13 @@ Used by the migration that installs them; tests that must edit an event
 "behind the database's back" (to prove that verification notices) remove them
 with :func:`uninstall` and put them back with :func:`install`.
 
-PostgreSQL: row-level BEFORE UPDATE / BEFORE DELETE triggers raising an
-exception.  (TRUNCATE, a table-level operation used only by test tear-down,
-is not refused.)  SQLite: BEFORE UPDATE / BEFORE DELETE triggers calling
-``RAISE(ABORT, ...)``.
+PostgreSQL: row-level BEFORE UPDATE / BEFORE DELETE triggers and a
+statement-level BEFORE TRUNCATE trigger, all raising an exception.  SQLite
+(which has no TRUNCATE): BEFORE UPDATE / BEFORE DELETE triggers calling
+``RAISE(ABORT, ...)``.  :func:`install` is idempotent: migrations ``0002``
+and ``0005`` run it, and so does every ``migrate`` and ``flush`` (the
+``post_migrate`` signal, :mod:`games.apps`), which brings the triggers back
+after a test tear-down lifted them to empty the table.
 """
 
 from __future__ import annotations
@@ -23,22 +26,32 @@ POSTGRES_INSTALL = [
     END;
     $$ LANGUAGE plpgsql;
     """,
+    f"DROP TRIGGER IF EXISTS games_event_no_update ON {TABLE};",
     f"""
     CREATE TRIGGER games_event_no_update BEFORE UPDATE ON {TABLE}
     FOR EACH ROW EXECUTE FUNCTION games_event_append_only();
     """,
+    f"DROP TRIGGER IF EXISTS games_event_no_delete ON {TABLE};",
     f"""
     CREATE TRIGGER games_event_no_delete BEFORE DELETE ON {TABLE}
     FOR EACH ROW EXECUTE FUNCTION games_event_append_only();
+    """,
+    f"DROP TRIGGER IF EXISTS games_event_no_truncate ON {TABLE};",
+    f"""
+    CREATE TRIGGER games_event_no_truncate BEFORE TRUNCATE ON {TABLE}
+    FOR EACH STATEMENT EXECUTE FUNCTION games_event_append_only();
     """,
 ]
 POSTGRES_UNINSTALL = [
     f"DROP TRIGGER IF EXISTS games_event_no_update ON {TABLE};",
     f"DROP TRIGGER IF EXISTS games_event_no_delete ON {TABLE};",
+    f"DROP TRIGGER IF EXISTS games_event_no_truncate ON {TABLE};",
     "DROP FUNCTION IF EXISTS games_event_append_only();",
 ]
 
 SQLITE_INSTALL = [
+    "DROP TRIGGER IF EXISTS games_event_no_update;",
+    "DROP TRIGGER IF EXISTS games_event_no_delete;",
     f"""
     CREATE TRIGGER games_event_no_update BEFORE UPDATE ON {TABLE}
     BEGIN SELECT RAISE(ABORT, '{MESSAGE}: UPDATE refused'); END;
@@ -60,6 +73,19 @@ def _statements(vendor: str, install: bool) -> list[str]:
     if vendor == "sqlite":
         return SQLITE_INSTALL if install else SQLITE_UNINSTALL
     raise NotImplementedError(f"no append-only triggers for the {vendor} backend; use PostgreSQL or SQLite")
+
+
+def installed(connection) -> bool:  # noqa: ANN001
+    """Whether every append-only trigger is in place on this connection's database."""
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                "SELECT count(*) FROM pg_trigger WHERE tgrelid = %s::regclass AND tgname LIKE 'games_event_no_%%'",
+                [TABLE],
+            )
+            return cursor.fetchone()[0] == 3
+        cursor.execute("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'games_event_no_%'")
+        return cursor.fetchone()[0] == 2
 
 
 def install(connection) -> None:  # noqa: ANN001

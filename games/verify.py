@@ -4,8 +4,11 @@ Checked, event by event in ``seq`` order:
 
 1. ``seq`` runs 1, 2, 3 ... with no gap;
 2. the hash chain: each ``prev_hash`` is the previous event's ``hash`` (64
-   zeros for the first) and each ``hash`` is SHA-256(prev_hash + canonical
-   JSON of the event), recomputed from the stored columns;
+   zeros for the first) and each ``hash`` is recomputed from the stored
+   columns under the match's chain version (:mod:`engine.chain`: version 1,
+   SHA-256(prev_hash + canonical JSON of the event); version 2, SHA-256(prev_hash
+   + SHA-256(nonce + canonical JSON of the event)) with the nonce derived from
+   the seed);
 3. the seed matches the commitment: SHA-256(seed) equals the match's public
    commitment, which the ``created`` event also carries, and the seed revealed
    in the ``finished`` event is that seed;
@@ -31,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import EngineError, get_game
+from engine.chain import CHAIN_VERSIONS
 from engine.fair import chance_rng, commitment
 
 from .aggregate import result_of
@@ -86,6 +90,8 @@ def _verify(match: Match) -> int:
         seed = bytes.fromhex(match.seed)
     except ValueError:
         raise _Failure(None, "seed_commitment", "the stored seed is not hex") from None
+    if match.chain_version not in CHAIN_VERSIONS:
+        raise _Failure(None, "hash_chain", f"unknown hash chain version {match.chain_version!r}")
     seed_ok = commitment(seed) == match.commitment
     game = get_game(match.game_id)
     state = game.new_initial_state(match.players, match.options)
@@ -103,9 +109,11 @@ def _verify(match: Match) -> int:
         seq = row.seq
         if seq != expected_seq:
             raise _Failure(expected_seq, "seq", f"event {expected_seq} is missing (found {seq} in its place)")
+        if row.type == "created" and not seed_ok:  # before the chain: version 2 derives its nonces from the seed
+            raise _Failure(seq, "seed_commitment", "SHA-256 of the seed is not the published commitment")
         if row.prev_hash != prev_hash:
             raise _Failure(seq, "hash_chain", "prev_hash is not the previous event's hash")
-        if row_hash(row) != row.hash:
+        if row_hash(row, match) != row.hash:
             raise _Failure(seq, "hash_chain", "the stored hash does not match the event's content")
         prev_hash = row.hash
         if finished_at is not None:

@@ -26,11 +26,15 @@ def pytest_collection_modifyitems(config, items):  # noqa: ANN001
 
 
 def purge_event_logs(aliases: list[str] | None = None) -> None:
-    """Empty games_event on every SQLite test database, triggers lifted for the purpose.
+    """Make games_event flushable on every test database, for the flush that ends a transactional test.
 
-    A transactional test ends with Django's flush, which on SQLite is a plain
-    ``DELETE`` that the append-only trigger refuses.  (PostgreSQL's flush is a
-    ``TRUNCATE``, which row triggers do not see.)
+    The table is append-only (games/triggers.py).  SQLite's flush is a plain
+    ``DELETE``, which its row triggers refuse: the rows are deleted here with
+    the triggers lifted, then the triggers go back.  PostgreSQL's flush is a
+    ``TRUNCATE``, which its statement trigger refuses too (issue 13): the
+    triggers are lifted here, and the flush's ``post_migrate`` signal puts
+    them back (``games.apps``); a test's set-up puts them back as well, in case
+    a flush ran without that signal.
     """
     from django.db import connections
 
@@ -38,6 +42,9 @@ def purge_event_logs(aliases: list[str] | None = None) -> None:
 
     for alias in aliases if aliases is not None else list(connections):
         connection = connections[alias]
+        if connection.vendor == "postgresql":
+            triggers.uninstall(connection)
+            continue
         if connection.vendor != "sqlite":
             continue
         triggers.uninstall(connection)
@@ -45,6 +52,17 @@ def purge_event_logs(aliases: list[str] | None = None) -> None:
             with connection.cursor() as cursor:
                 cursor.execute(f"DELETE FROM {triggers.TABLE}")
         finally:
+            triggers.install(connection)
+
+
+def ensure_event_triggers(aliases: list[str]) -> None:
+    from django.db import connections
+
+    from games import triggers
+
+    for alias in aliases:
+        connection = connections[alias]
+        if connection.vendor in ("postgresql", "sqlite") and not triggers.installed(connection):
             triggers.install(connection)
 
 
@@ -61,7 +79,6 @@ def _event_log_teardown(request) -> Iterator[None]:  # noqa: ANN001
         return
     # Set up after the database fixture, so that this runs before its flush.
     request.getfixturevalue("transactional_db")
-    yield
     from django.conf import settings
 
     databases = marker.kwargs.get("databases") if marker is not None else None
@@ -69,6 +86,8 @@ def _event_log_teardown(request) -> Iterator[None]:  # noqa: ANN001
         aliases = list(settings.DATABASES)
     else:
         aliases = list(databases or ["default"])
+    ensure_event_triggers(aliases)
+    yield
     purge_event_logs(aliases)
 
 

@@ -7,14 +7,17 @@ Domain errors (games.errors) keep their status and code; DRF's own errors
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
-from ..errors import DomainError
+from ..errors import DomainError, shorten
+from .throttles import limited_message
 
 
 def _flatten(detail: Any, prefix: str = "") -> list[str]:
@@ -44,19 +47,25 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         return error_response(404, "not_found", str(exc) or "not found")
     if isinstance(exc, PermissionDenied):
         return error_response(403, "forbidden", str(exc) or "permission denied")
+    if isinstance(exc, exceptions.Throttled):
+        throttles = getattr(context.get("view"), "get_throttles", lambda: [])()
+        scope = getattr(throttles[0], "scope", "") if throttles else ""
+        wait = max(1, math.ceil(exc.wait or 1))
+        return error_response(429, "rate_limited", limited_message(scope, wait), {"Retry-After": str(wait)})
     if isinstance(exc, exceptions.APIException):
         headers = {}
         if getattr(exc, "auth_header", None):
             headers["WWW-Authenticate"] = exc.auth_header
         if getattr(exc, "wait", None):
-            headers["Retry-After"] = str(int(exc.wait))
+            headers["Retry-After"] = str(max(1, math.ceil(exc.wait)))
         if isinstance(exc, exceptions.ValidationError):
-            return error_response(status.HTTP_400_BAD_REQUEST, "invalid", "; ".join(_flatten(exc.detail)))
+            return error_response(status.HTTP_400_BAD_REQUEST, "invalid", shorten("; ".join(_flatten(exc.detail))))
         code = exc.get_codes() if isinstance(exc.get_codes(), str) else exc.default_code
-        return error_response(exc.status_code, str(code), "; ".join(_flatten(exc.detail)), headers)
+        return error_response(exc.status_code, str(code), shorten("; ".join(_flatten(exc.detail))), headers)
     return None
 
 
+@csrf_exempt  # a POST to no route is a 404 whoever sends it, not a CSRF page (an id out of range, issue 13)
 def api_not_found(request, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN201
     """Unknown routes under /api/ answer in the same error shape."""
     from django.http import JsonResponse

@@ -5,9 +5,20 @@ from __future__ import annotations
 from rest_framework import serializers
 
 
+class StrictCharField(serializers.CharField):
+    """Text only: DRF's CharField turns a JSON number into text (``12`` became the username "12")."""
+
+    default_error_messages = {"not_text": "must be a JSON string, not {kind}"}
+
+    def to_internal_value(self, data):  # noqa: ANN001, ANN201
+        if not isinstance(data, str):
+            self.fail("not_text", kind=type(data).__name__ if data is not None else "null")
+        return super().to_internal_value(data)
+
+
 class CredentialsSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150)
-    password = serializers.CharField(max_length=128, write_only=True, trim_whitespace=False)
+    username = StrictCharField(max_length=150)
+    password = StrictCharField(max_length=128, write_only=True, trim_whitespace=False)
 
 
 class TokenSerializer(serializers.Serializer):

@@ -1,7 +1,7 @@
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from . import views
+from . import converters, views  # noqa: F401 - registers the "id" converter
 from .errors import api_not_found
 
 
@@ -16,12 +16,12 @@ urlpatterns = [
     *both("auth/token", views.TokenView.as_view(), "api-token"),
     *both("games/", views.GamesView.as_view(), "api-games"),
     *both("matches/", views.MatchListView.as_view(), "api-matches"),
-    *both("matches/<int:match_id>/", views.MatchDetailView.as_view(), "api-match"),
-    *both("matches/<int:match_id>/join", views.JoinView.as_view(), "api-match-join"),
-    *both("matches/<int:match_id>/actions/", views.ActionsView.as_view(), "api-match-actions"),
-    *both("matches/<int:match_id>/events/", views.EventsView.as_view(), "api-match-events"),
-    *both("matches/<int:match_id>/record", views.RecordView.as_view(), "api-match-record"),
-    *both("matches/<int:match_id>/verify", views.VerifyView.as_view(), "api-match-verify"),
+    *both("matches/<id:match_id>/", views.MatchDetailView.as_view(), "api-match"),
+    *both("matches/<id:match_id>/join", views.JoinView.as_view(), "api-match-join"),
+    *both("matches/<id:match_id>/actions/", views.ActionsView.as_view(), "api-match-actions"),
+    *both("matches/<id:match_id>/events/", views.EventsView.as_view(), "api-match-events"),
+    *both("matches/<id:match_id>/record", views.RecordView.as_view(), "api-match-record"),
+    *both("matches/<id:match_id>/verify", views.VerifyView.as_view(), "api-match-verify"),
     path("", include("games.ranking.urls")),  # ranked play (issue 7): queue, challenges, ladders, resign/abort
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),

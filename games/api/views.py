@@ -18,10 +18,12 @@ import ai
 from engine import all_games
 
 from .. import db, selectors, services
-from ..errors import BadRequest, Conflict
+from ..errors import BadRequest, Conflict, excerpt
+from ..ids import MAX_ID
 from ..models import Match
 from ..clocks import CASUAL_TIME_CONTROL
 from ..verify import verify_match
+from .throttles import ActionThrottle, CreateMatchThrottle, LoginThrottle, RegisterThrottle
 from .serializers import (
     ActionSerializer,
     CreateMatchSerializer,
@@ -36,6 +38,8 @@ ERRORS = {
     403: OpenApiResponse(ErrorBodySerializer, description="not your seat or not your turn"),
     404: OpenApiResponse(ErrorBodySerializer, description="no such match"),
     409: OpenApiResponse(ErrorBodySerializer, description="stale expected_seq, seat taken, match over"),
+    413: OpenApiResponse(ErrorBodySerializer, description="the body is over the API's limit (64 KB)"),
+    429: OpenApiResponse(ErrorBodySerializer, description="rate limited: see Retry-After"),
 }
 
 
@@ -48,8 +52,10 @@ def _valid(serializer_class, request: Request) -> dict:  # noqa: ANN001
 class RegisterView(APIView):
     permission_classes = [permissions.AllowAny]
     authentication_classes: list = []
+    throttle_classes = [RegisterThrottle]
 
-    @extend_schema(request=CredentialsSerializer, responses={201: TokenSerializer, 400: ERRORS[400], 409: ERRORS[409]})
+    @extend_schema(request=CredentialsSerializer,
+                   responses={201: TokenSerializer, 400: ERRORS[400], 409: ERRORS[409], 429: ERRORS[429]})
     def post(self, request: Request) -> Response:
         data = _valid(CredentialsSerializer, request)
         User = get_user_model()
@@ -60,21 +66,22 @@ class RegisterView(APIView):
         except DjangoValidationError as exc:
             raise BadRequest("; ".join(exc.messages), code="invalid_credentials") from None
         if User.objects.filter(username__iexact=data["username"]).exists():
-            raise Conflict(f"the username {data['username']!r} is taken", code="username_taken")
+            raise Conflict(f"the username {excerpt(data['username'])} is taken", code="username_taken")
         try:
             with transaction.atomic(using=db.alias()):
                 user = User.objects.create_user(username=data["username"], password=data["password"])
                 token = Token.objects.create(user=user)
         except IntegrityError:
-            raise Conflict(f"the username {data['username']!r} is taken", code="username_taken") from None
+            raise Conflict(f"the username {excerpt(data['username'])} is taken", code="username_taken") from None
         return Response({"token": token.key}, status=status.HTTP_201_CREATED)
 
 
 class TokenView(APIView):
     permission_classes = [permissions.AllowAny]
     authentication_classes: list = []
+    throttle_classes = [LoginThrottle]
 
-    @extend_schema(request=CredentialsSerializer, responses={200: TokenSerializer, 400: ERRORS[400]})
+    @extend_schema(request=CredentialsSerializer, responses={200: TokenSerializer, 400: ERRORS[400], 429: ERRORS[429]})
     def post(self, request: Request) -> Response:
         data = _valid(CredentialsSerializer, request)
         user = authenticate(request._request, username=data["username"], password=data["password"])
@@ -95,6 +102,9 @@ class GamesView(APIView):
 
 
 class MatchListView(APIView):
+    def get_throttles(self) -> list:
+        return [CreateMatchThrottle()] if self.request.method == "POST" else []
+
     @extend_schema(
         operation_id="matches_list",
         parameters=[
@@ -108,7 +118,7 @@ class MatchListView(APIView):
         status_filter = request.query_params.get("status") or None
         if status_filter and status_filter not in Match.Status.values:
             raise BadRequest(
-                f"status must be one of {', '.join(Match.Status.values)}, not {status_filter!r}", code="bad_status"
+                f"status must be one of {', '.join(Match.Status.values)}, not {excerpt(status_filter)}", code="bad_status"
             )
         if request.query_params.get("mine") in {"1", "true", "yes"}:
             qs = selectors.user_matches(request.user)
@@ -120,7 +130,7 @@ class MatchListView(APIView):
             qs = selectors.matches(status_filter)
         return Response({"matches": [selectors.match_summary(m, request.user) for m in qs[:100]]})
 
-    @extend_schema(request=CreateMatchSerializer, responses={201: OpenApiTypes.OBJECT, 400: ERRORS[400]})
+    @extend_schema(request=CreateMatchSerializer, responses={201: OpenApiTypes.OBJECT, 400: ERRORS[400], 429: ERRORS[429]})
     def post(self, request: Request) -> Response:
         data = _valid(CreateMatchSerializer, request)
         match = services.create_match(
@@ -151,7 +161,7 @@ class MatchDetailView(APIView):
             try:
                 at = int(raw)
             except ValueError:
-                raise BadRequest(f"'at' must be an event's seq (a whole number), not {raw!r}", code="bad_at") from None
+                raise BadRequest(f"'at' must be an event's seq (a whole number), not {excerpt(raw)}", code="bad_at") from None
             if not 1 <= at <= match.seq:
                 raise BadRequest(f"'at' must be between 1 and {match.seq}, the match's last seq; got {at}", code="bad_at")
             return Response(selectors.match_view_at(match, request.user, at))
@@ -168,6 +178,8 @@ class JoinView(APIView):
 
 
 class ActionsView(APIView):
+    throttle_classes = [ActionThrottle]
+
     @extend_schema(request=ActionSerializer, responses={201: SeqSerializer, **ERRORS})
     def post(self, request: Request, match_id: int) -> Response:
         selectors.get_match(match_id)  # 404 before validating the body
@@ -190,11 +202,12 @@ class EventsView(APIView):
         raw = request.query_params.get("after", "0")
         try:
             after = int(raw)
-            if after < 0:
+            if not 0 <= after <= MAX_ID:
                 raise ValueError
         except ValueError:
-            raise BadRequest(f"'after' must be a non-negative integer, not {raw!r}", code="bad_after") from None
-        return Response({"match": match.pk, "seq": match.seq, "events": selectors.visible_events(match, request.user, after)})
+            raise BadRequest(f"'after' must be a non-negative integer, not {excerpt(raw)}", code="bad_after") from None
+        events = selectors.visible_events(match, request.user, after)
+        return Response({"match": match.pk, "seq": match.seq, "chain_version": match.chain_version, "events": events})
 
 
 class RecordView(APIView):

@@ -2,6 +2,8 @@
 
 from django.urls import path
 
+from games.api import converters  # noqa: F401 - registers the "id" converter (issue 13)
+
 from . import api
 
 
@@ -13,13 +15,13 @@ def both(route: str, view, name: str) -> list:  # noqa: ANN001
 urlpatterns = [
     *both("ranking/queue/", api.QueueView.as_view(), "api-queue"),
     *both("ranking/challenges/", api.ChallengesView.as_view(), "api-challenges"),
-    *both("ranking/challenges/<int:challenge_id>/accept", api.ChallengeAcceptView.as_view(), "api-challenge-accept"),
-    *both("ranking/challenges/<int:challenge_id>/decline", api.ChallengeDeclineView.as_view(), "api-challenge-decline"),
+    *both("ranking/challenges/<id:challenge_id>/accept", api.ChallengeAcceptView.as_view(), "api-challenge-accept"),
+    *both("ranking/challenges/<id:challenge_id>/decline", api.ChallengeDeclineView.as_view(), "api-challenge-decline"),
     *both("ranking/ladders/", api.LaddersView.as_view(), "api-ladders"),
     *both("ranking/ladders/<str:game_id>/", api.LeaderboardView.as_view(), "api-leaderboard"),
     *both("ranking/users/<str:username>/", api.ProfileView.as_view(), "api-profile"),
     *both("ranking/users/<str:username>/matches/", api.HistoryView.as_view(), "api-history"),
-    *both("matches/<int:match_id>/resign", api.ResignView.as_view(), "api-match-resign"),
-    *both("matches/<int:match_id>/abort", api.AbortView.as_view(), "api-match-abort"),
-    *both("matches/<int:match_id>/ranked", api.RankedMatchView.as_view(), "api-match-ranked"),
+    *both("matches/<id:match_id>/resign", api.ResignView.as_view(), "api-match-resign"),
+    *both("matches/<id:match_id>/abort", api.AbortView.as_view(), "api-match-abort"),
+    *both("matches/<id:match_id>/ranked", api.RankedMatchView.as_view(), "api-match-ranked"),
 ]

@@ -66,11 +66,12 @@ def test_an_unknown_match_is_a_404_page():
     assert Client().get("/matches/987654/verify/").status_code == 404
 
 
-def test_a_hidden_information_game_says_its_record_cannot_be_replayed_offline(alice, bob):
+def test_a_hidden_information_game_says_its_record_audits_offline_once_it_has_ended(alice, bob):
     from games import services
 
     match = services.create_match(user=alice, game_id="mountainhome", seats=[{"human": True}, {"human": True}], options={})
     services.join_match(match_id=match.pk, user=bob)
     page = Client().get(f"/matches/{match.pk}/verify/").content.decode()
     assert "All checks passed" in page
-    assert "Mountainhome has hidden information" in page and "python -m engine audit" not in page
+    assert "Mountainhome has hidden information" in page and "python -m engine audit" in page
+    assert "This works once the match has ended" in page and "Once the match has ended they are all revealed" in page

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from engine import chain
 from games import selectors, services
 from games.models import Match
 
@@ -63,3 +64,24 @@ def finish_quickly(match: Match, *, seed: int = 0) -> Match:
             aggregate.act(seat, action, seed_bytes, actor)
         services._save(match, aggregate, seats, expected_seq=expected_seq, prev_hash=prev_hash)
     return selectors.get_match(match.pk)
+
+
+def check_chain_as_a_viewer(events: list[dict[str, Any]], match_id: int) -> int:
+    """Link by link, from one viewer's listing alone; the number of links checked."""
+    prev = chain.GENESIS_HASH
+    links = 0
+    for item in events:
+        for skipped in item.get("skipped", []):
+            assert skipped["prev_hash"] == prev and set(skipped) == {"seq", "prev_hash", "body_hash", "hash"}
+            assert skipped["hash"] == chain.link(prev, skipped["body_hash"])
+            prev, links = skipped["hash"], links + 1
+        assert item["prev_hash"] == prev, f"event {item['seq']} does not follow the one before"
+        assert item["hash"] == chain.link(prev, item["body_hash"])
+        if "nonce" in item:
+            body = chain.body(match_id, item["seq"], item["type"], item["payload"], item["actor"], item["timestamp"])
+            assert item["body_hash"] == chain.body_hash(bytes.fromhex(item["nonce"]), body)
+            assert not item.get("redacted")
+        else:
+            assert item.get("redacted"), "only a sealed event comes without its nonce"
+        prev, links = item["hash"], links + 1
+    return links

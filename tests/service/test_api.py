@@ -249,7 +249,7 @@ def test_the_record_export_replays_with_the_engine_cli(backend, alice, bob, alic
     response = alice_api.get(f"/api/matches/{match.pk}/record")
     assert response.status_code == 200
     record = response.json()
-    assert record["format"] == "cairn-record/1" and record["seed"] == match.seed
+    assert record["format"] == "cairn-record/2" and record["seed"] == match.seed and record["chain_version"] == 2
     state = replay(record)
     assert state.is_terminal() and state.scores() == match.result["scores"]
     path = tmp_path / "match.json"
@@ -263,7 +263,11 @@ def test_the_record_export_replays_with_the_engine_cli(backend, alice, bob, alic
     assert [n for n, e in zip(record["seqs"], record["events"]) if "chance" in e] == chance_seqs
     out = subprocess.run([sys.executable, "-m", "engine", "audit", str(path)], cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 0, out.stdout + out.stderr
-    assert json.loads(out.stdout)["chance_events"] == len(chance_seqs)
+    verdict = json.loads(out.stdout)
+    assert verdict["chance_events"] == len(chance_seqs)
+    # cairn-record/2: the whole hash chain, checked offline too, and the result
+    assert verdict["chain"] is True and verdict["events_checked"] == match.seq == len(record["log"])
+    assert verdict["last_hash"] == match.last_hash and verdict["result"] == match.result
     assert_error(alice_api.get("/api/matches/9999/record"), 404)
 
 

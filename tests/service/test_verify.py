@@ -42,7 +42,7 @@ def rechain(alias: str, match: Match, start: int) -> None:
     prev = events[start - 2].hash if start > 1 else store.GENESIS_HASH
     for event in events[start - 1 :]:
         event.prev_hash = prev
-        event.hash = store.row_hash(event)
+        event.hash = store.row_hash(event, match)
         raw_update(alias, match, event.seq, prev_hash=event.prev_hash, hash=event.hash)
         prev = event.hash
 

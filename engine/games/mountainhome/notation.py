@@ -79,6 +79,13 @@ OPTIONS = ("gain", "double")
 BALDUR_OPTIONS = ("look", "explore")
 
 
+# Every field an action of the record notation may have (any verb); any other is refused.
+ACTION_FIELDS = frozenset({
+    "do", "building", "card", "cards", "consultants", "explore", "for", "give", "keep", "mode", "moves", "n",
+    "option", "order", "pay", "res", "seat", "slot", "sources", "steps", "target", "to", "uses", "want",
+})
+
+
 def pay_json(pay: tuple[int, int, int]) -> dict[str, int]:
     return {RES[i]: pay[i] for i in range(3) if pay[i]}
 
@@ -308,6 +315,11 @@ class Codec:
         state = self.state
         if not isinstance(data, dict) or not isinstance(data.get("do"), str):
             raise NotationError(f"an action must be an object with a 'do' verb, not {data!r}")
+        extra = set(data) - ACTION_FIELDS
+        if extra:  # refused like every game's unknown fields (issue 13), never silently dropped
+            raise NotationError(
+                f"action has unknown field {sorted(map(str, extra))[0][:40]!r}; allowed: {', '.join(sorted(ACTION_FIELDS))}"
+            )
         verb = VERB_CODES.get(data["do"])
         if verb is None:
             raise NotationError(f"unknown verb {data['do']!r}")

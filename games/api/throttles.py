@@ -1,0 +1,135 @@
+"""Rate limits (issue 13), with DRF's throttling on Django's cache.
+
+Scopes and their defaults (``CAIRN_RATE_LIMITS`` in settings, each overridable
+by an environment variable; see docs/API.md, "Limits"):
+
+============  =============  ======================================================
+scope         counted per    requests
+============  =============  ======================================================
+``register``  address        ``POST /api/auth/register``, the sign-up form
+``login``     address        ``POST /api/auth/token``, the log-in form
+``create``    user           ``POST /api/matches/``, the lobby's new-match form
+``actions``   user           ``POST /api/matches/{id}/actions/``, the board's moves
+============  =============  ======================================================
+
+The rates are read at every request (not at import as DRF's own classes
+do), so settings overrides take effect at once.  ``RATE_LIMIT_FACTOR``
+multiplies every limit (a load benchmark's way to lift them).  Bots never
+pass through here: their moves go through the services directly
+(``games.services.play_bot_turn``).  A limited request gets ``429`` with
+``Retry-After`` and a message saying which limit and when to retry.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from rest_framework.throttling import SimpleRateThrottle
+
+PERIODS = {"s": 1, "sec": 1, "second": 1, "m": 60, "min": 60, "minute": 60, "h": 3600, "hour": 3600, "d": 86400, "day": 86400}
+
+
+def parse_rate(rate: str | None) -> tuple[int, int] | None:
+    """``"30/min"`` -> (30, 60); None or ``"off"`` -> None.  Multiplied by ``CAIRN_RATE_LIMIT_FACTOR``."""
+    if rate is None or rate == "off":
+        return None
+    count, _, period = rate.partition("/")
+    if period not in PERIODS:
+        raise ValueError(f"a rate is N/s, N/min, N/hour or N/day, not {rate!r}")
+    return int(count) * max(1, int(getattr(settings, "CAIRN_RATE_LIMIT_FACTOR", 1))), PERIODS[period]
+
+
+class CairnThrottle(SimpleRateThrottle):
+    """One scope of ``CAIRN_RATE_LIMITS``; per address, or per user (``per_user``)."""
+
+    per_user = False
+    scope = ""
+
+    def __init__(self) -> None:  # SimpleRateThrottle reads the rate here; ours is read per request
+        pass
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        self.rate = settings.CAIRN_RATE_LIMITS.get(self.scope)
+        parsed = parse_rate(self.rate)
+        if parsed is None:
+            return True
+        self.num_requests, self.duration = parsed
+        return super().allow_request(request, view)
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        user = getattr(request, "user", None)
+        if self.per_user and user is not None and user.is_authenticated:
+            ident = f"user-{user.pk}"
+        else:
+            ident = f"addr-{self.get_ident(request)}"
+        namespace = getattr(settings, "CAIRN_RATE_LIMIT_NAMESPACE", "")
+        return f"cairn-throttle:{namespace}:{self.scope}:{ident}"
+
+
+class RegisterThrottle(CairnThrottle):
+    scope = "register"
+
+
+class LoginThrottle(CairnThrottle):
+    scope = "login"
+
+
+class CreateMatchThrottle(CairnThrottle):
+    scope = "create"
+    per_user = True
+
+
+class ActionThrottle(CairnThrottle):
+    scope = "actions"
+    per_user = True
+
+
+WHAT = {
+    "register": "sign-ups from your address",
+    "login": "log-in attempts from your address",
+    "create": "new matches",
+    "actions": "moves",
+}
+
+
+def limited_message(scope: str, wait: float | None) -> str:
+    seconds = max(1, int(round(wait or 1)))
+    rate = settings.CAIRN_RATE_LIMITS.get(scope)
+    return f"too many {WHAT.get(scope, 'requests')} (the limit is {rate}); try again in {seconds} s"
+
+
+# ---------------------------------------------------------------------- the pages
+
+
+PAGE_THROTTLES = {
+    "frontend:signup": RegisterThrottle,
+    "frontend:login": LoginThrottle,
+    "frontend:create_match": CreateMatchThrottle,
+    "frontend:submit_move": ActionThrottle,
+}
+
+
+class PageThrottleMiddleware:
+    """The same limits for the pages' forms (POST only), so the API's are not side-stepped."""
+
+    def __init__(self, get_response: Any) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_view(self, request: HttpRequest, view_func: Any, view_args: Any, view_kwargs: Any) -> HttpResponse | None:
+        if request.method != "POST" or request.resolver_match is None:
+            return None
+        throttle_class = PAGE_THROTTLES.get(request.resolver_match.view_name)
+        if throttle_class is None:
+            return None
+        throttle = throttle_class()
+        if throttle.allow_request(request, None):
+            return None
+        wait = throttle.wait()
+        response = HttpResponse(limited_message(throttle.scope, wait), status=429, content_type="text/plain; charset=utf-8")
+        response["Retry-After"] = str(max(1, int(round(wait or 1))))
+        return response
