@@ -1,11 +1,13 @@
 from django.urls import path
 
+from games.api import converters  # noqa: F401 - registers the "id" converter (1 to 2**63 - 1)
+
 from .consumers import MatchConsumer
 from .ranking.consumers import UserConsumer
 from .table.consumers import LobbyConsumer
 
 websocket_urlpatterns = [
-    path("ws/matches/<int:match_id>/", MatchConsumer.as_asgi()),
+    path("ws/matches/<id:match_id>/", MatchConsumer.as_asgi()),
     path("ws/user/", UserConsumer.as_asgi()),  # ranked play: matchmaking and challenge news per user
     path("ws/lobby/", LobbyConsumer.as_asgi()),  # the lobby's chat (issue 16)
 ]

@@ -3,6 +3,8 @@ from django.templatetags.static import static
 from django.urls import include, path
 from django.views.generic import RedirectView
 
+from games.api import converters  # noqa: F401 - registers the "id" converter (1 to 2**63 - 1)
+
 from . import views
 
 app_name = "frontend"
@@ -18,12 +20,12 @@ urlpatterns = [
     ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("matches/new/", views.create_match, name="create_match"),
-    path("matches/<int:match_id>/", views.match_page, name="match"),
-    path("matches/<int:match_id>/join/", views.join_match, name="join_match"),
-    path("matches/<int:match_id>/live/", views.match_fragment, name="match_fragment"),
-    path("matches/<int:match_id>/replay/", views.replay_page, name="replay"),
-    path("matches/<int:match_id>/verify/", views.verify_page, name="verify"),
-    path("matches/<int:match_id>/move/", views.submit_move, name="submit_move"),
+    path("matches/<id:match_id>/", views.match_page, name="match"),
+    path("matches/<id:match_id>/join/", views.join_match, name="join_match"),
+    path("matches/<id:match_id>/live/", views.match_fragment, name="match_fragment"),
+    path("matches/<id:match_id>/replay/", views.replay_page, name="replay"),
+    path("matches/<id:match_id>/verify/", views.verify_page, name="verify"),
+    path("matches/<id:match_id>/move/", views.submit_move, name="submit_move"),
     path("", include("frontend.table.urls")),  # chat, rematch, watch, help, notifications (issue 16)
     path("", include("frontend.ranking.urls")),  # ranked play (issue 7): play, challenges, profiles, ladders
 ]

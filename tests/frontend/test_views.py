@@ -403,3 +403,28 @@ def test_a_lobby_match_always_has_a_clock(alice):
     assert response.status_code == 302 and match.time_control == {"kind": "correspondence", "days": 1}
     client.post("/matches/new/", {"game": MG, "players": "2", "seat_1": "bot:random", "time_control": "5+10"})
     assert Match.objects.latest("pk").time_control["kind"] == "realtime"
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/matches/{id}/", "/matches/{id}/live/", "/matches/{id}/replay/", "/matches/{id}/verify/",
+        "/matches/{id}/spectators/", "/help/chess/",
+    ],
+)
+@pytest.mark.parametrize("match_id", [0, 2**63, 10**30])
+def test_a_page_of_a_match_id_out_of_range_is_a_404_not_a_server_error(alice, path, match_id):
+    response = client_for(alice).get(path.format(id=match_id))
+    assert response.status_code == 404
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/matches/{id}/move/", "/matches/{id}/join/", "/matches/{id}/chat/", "/matches/{id}/rematch/",
+        "/matches/{id}/again/", "/chat/{id}/report/",
+    ],
+)
+def test_a_post_to_a_match_id_out_of_range_is_a_404_not_a_server_error(alice, path):
+    response = client_for(alice).post(path.format(id=2**63), {"text": "hi"})
+    assert response.status_code == 404
