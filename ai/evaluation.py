@@ -115,6 +115,40 @@ EVALUATORS: dict[str, Callable[[State, float], list]] = {
 }
 
 
+def _mountainhome_public(state: Any) -> tuple[Any, ...]:
+    """What every seat sees of a Mountainhome position: ``info_digest`` without any seat's own view.
+
+    The same parts as ``MountainhomeState.info_digest(observer)`` (view.py) except the observer's
+    own hand, and with a reaction window (Karina, Lagertha) hidden, since only its seat is asked.
+    ISMCTS keys the public tree with it, where every seat but the observer decides.
+    """
+    from engine.games.mountainhome.constants import P_KARINA, P_LAGERTHA
+
+    pk = state.prompt
+    pseat = state.prompt_seat
+    if pk == P_KARINA or pk == P_LAGERTHA:
+        pk = pseat = -1
+    bid = state.bid
+    revealed = None
+    if bid is not None and bid.stage >= 2:
+        revealed = (tuple(map(tuple, bid.pool)), tuple(bid.values), bid.winner)
+    trash = state.trash
+    return (
+        pk, pseat, tuple(map(len, state.hand)), tuple(map(len, state.draw)),
+        tuple(d[-1] if d else -1 for d in state.disc), tuple(map(len, state.disc)), tuple(state.slots),
+        tuple(state.aside), tuple(state.area), len(trash), trash[-1] if trash else -1, len(state.xp),
+        state.found, tuple(state.apool), revealed,
+    )
+
+
+# ``PUBLIC_DIGESTS[game_id](state)``: with ``State.action_view``, a cheap summary of what *every* seat
+# sees now; ISMCTS keys its public tree (the other seats' decisions) by it.  Without one the public tree
+# is keyed by the spectator's observation (``observation(None)``) as canonical JSON.
+PUBLIC_DIGESTS: dict[str, Callable[[Any], Any]] = {
+    "mountainhome": _mountainhome_public,
+}
+
+
 def _sorted_roll(outcome: Any) -> Any:
     return tuple(sorted(outcome)) if type(outcome) is tuple else outcome
 
@@ -147,6 +181,10 @@ ROLLOUT_DEPTH: dict[str, int] = {
 
 def evaluator_for(game_id: str) -> Callable[[State, float], list]:
     return EVALUATORS.get(game_id, score_evaluation)
+
+
+def public_digest_for(game_id: str) -> Callable[[Any], Any] | None:
+    return PUBLIC_DIGESTS.get(game_id)
 
 
 def chance_key_for(game_id: str) -> Callable[[Any], Any] | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ai.arena import chain_ratings, elo_gap, run_match, wilson
+from benchmarks.arena import chain_ratings, elo_gap, run_match, wilson
 
 
 def test_wilson_interval_matches_a_known_value() -> None:

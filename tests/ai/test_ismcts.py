@@ -68,14 +68,17 @@ def test_nodes_are_keyed_by_what_the_observer_knows() -> None:
     obs = deal((2, 5, 7), (1, 3, 8), prize=3).observation(0)
     searcher = ISMCTS(GAME, MCTSConfig(iterations=500), seed=2)
     searcher.search(obs, 0)
-    root = searcher.root
-    # At the root both seats bid at once; each has its own statistics.
-    assert set(root.stats) == {0, 1}
+    root, public = searcher.root, searcher.public_root
+    assert root is not None and public is not None
+    # At the root both seats bid at once: seat 0 from its own tree, seat 1 from the public tree.
+    assert set(root.stats) == {0} and set(public.stats) == {1}
     assert set(root.stats[0]) == {2, 5, 7}
     # The other seat's bids were drawn from many determinized hands.
-    assert set(root.stats[1]) > {1, 3, 8} - {1, 3, 8} and len(root.stats[1]) >= 4
-    # Children are keyed by seat 0's observation after the reveal (no action_view hook).
-    assert all(isinstance(key, str) and '"hand":' in key for key in root.kids)
+    assert len(public.stats[1]) >= 4
+    # Children are keyed by seat 0's observation after the reveal (no action_view hook) ...
+    assert all(isinstance(key, str) and '"hand":[' in key for key in root.kids)
+    # ... and in the public tree by the spectator's, which holds no seat's hand or sealed bid.
+    assert public.kids and all('"hand":null' in key and '"my_bid":null' in key for key in public.kids)
 
 
 def _play(bot_seat: int, seed: int) -> float:
@@ -180,7 +183,14 @@ def test_mountainhome_nodes_are_keyed_by_action_views_not_by_the_whole_observati
     # The other seat's sealed commitments all look alike to seat 0: one view however it bid.
     sealed = {views[1] for views, _ in root.kids}
     assert len(sealed) <= 2  # ("sealed", commit_bid) or its "ready"
-    assert len(root.stats[1]) > 1
+    public = searcher.public_root
+    assert public is not None and len(public.stats[1]) > 1
+    # The public tree (where seat 1 decides) sees seat 0's commitments as sealed too: seat 1's
+    # modelled replies cannot depend on what seat 0 committed.
+    assert public.kids and all(type(key) is tuple for key in public.kids)
+    from engine.games.mountainhome.constants import A_BID, A_READY
+
+    assert {views[0] for views, _ in public.kids} <= {("sealed", A_BID), (A_READY,)}
     assert evaluator_for("mountainhome") is not evaluator_for("no-such-game")
 
 

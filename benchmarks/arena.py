@@ -1,12 +1,11 @@
-"""Bot tournaments and search speed: ``python -m ai.arena``.
+"""Bot tournaments and search speed: ``python -m benchmarks.arena``.
 
-This is a command-line tool, the one module of ``ai/`` that reads a clock
-and writes files (like ``engine/cli.py`` for the engine); the search modules
-stay pure.
+A benchmark driver (it reads a clock, runs a process pool and writes files),
+so it lives in ``benchmarks/`` and ``ai/`` stays pure.
 
 Tournament::
 
-    python -m ai.arena match --game mountain-goats --a hard --b random \
+    python -m benchmarks.arena match --game mountain-goats --a hard --b random \
         --games 200 --budget iterations --scale 0.1 --jobs 2 \
         --jsonl runs/mg_hard_random.jsonl --json out.json --markdown out.md
 
@@ -15,7 +14,10 @@ Tournament::
 * ``--budget iterations`` (default) ignores the levels' seconds and uses
   their iteration caps times ``--scale``: every game is then a pure function
   of ``--seed`` and the game number, so any figure can be reproduced exactly.
-  ``--budget seconds`` plays with the levels' wall-clock limits.
+  ``--budget seconds`` plays with the levels' wall-clock limits;
+  ``--budget cpu`` with the same limits measured in this process's CPU time
+  (``time.process_time``, injected as the search's clock), which a busy,
+  shared machine does not skew as it skews wall-clock time.
 * Seats rotate: in game ``g`` player A sits at seat ``g % players`` and B
   fills the other seats, so each side plays first equally often.
 * A win counts 1, a shared first place 1/2.  Win rates carry a 95% Wilson
@@ -23,7 +25,7 @@ Tournament::
 
 Speed::
 
-    python -m ai.arena speed --game mountain-goats --positions 20 --iterations 2000
+    python -m benchmarks.arena speed --game mountain-goats --positions 20 --iterations 2000
 
 prints MCTS iterations per second, over the same sampled positions, for full
 rollouts and for early-stopping rollouts.
@@ -45,10 +47,13 @@ from typing import Any, Optional
 from engine import get_game
 from engine.core import CHANCE, TERMINAL, Game, State
 
-from .bots import LEVELS, choose_action, level_config
-from .mcts import MCTS, MCTSConfig
+from ai.bots import LEVELS, choose_action, level_config
+from ai.mcts import MCTS, MCTSConfig
 
 Z95 = 1.959963984540054
+
+# Budgets measured by a clock: the levels' seconds on the wall clock, or in this process's CPU time.
+TIMED = {"seconds": time.perf_counter, "cpu": time.process_time}
 
 
 def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -89,7 +94,7 @@ class Player:
             self.config = config
         else:
             raise SystemExit(f"unknown player {spec!r}: a level ({', '.join(LEVELS)}) or mcts:it=N,...")
-        self.timed = budget == "seconds"
+        self.timed = budget in TIMED
         if self.config is not None and not self.timed:
             self.config = replace(self.config, seconds=None)
         if self.config is not None and self.timed and self.config.seconds is None:
@@ -115,7 +120,8 @@ def play_game(game_id: str, players: int, specs: list[str], budget: str, scale: 
     game = load_game(game_id)
     game_id = game.id
     sides = [Player(spec, budget, scale, game_id) for spec in specs]
-    clock = time.perf_counter if budget == "seconds" else None
+    clock = TIMED.get(budget)
+    timer = clock or time.perf_counter
     state = game.new_initial_state(players)
     chance = random.Random(f"chance:{seed}:{number}")
     searchers: dict[int, MCTS] = {}
@@ -139,7 +145,7 @@ def play_game(game_id: str, players: int, specs: list[str], budget: str, scale: 
         seat = state.to_move()[0]
         side = sides[seat]
         move_seed = _mix(seed, number, events, seat)
-        started = time.perf_counter()
+        started = timer()
         if side.reuse and game.perfect_information and side.config is not None:
             searcher = searchers.get(seat)
             if searcher is None:
@@ -150,7 +156,7 @@ def play_game(game_id: str, players: int, specs: list[str], budget: str, scale: 
         else:
             action, done = _choose(game, state, seat, side, move_seed, clock)
             iters[seat] += done
-        think[seat] += time.perf_counter() - started
+        think[seat] += timer() - started
         moves[seat] += 1
         state.check(seat, action)
         _advance(searchers, seat, action)
@@ -177,7 +183,7 @@ def _choose(game: Game, state: State, seat: int, side: Player, seed: int, clock:
     observation = state.observation(seat)
     if side.config is None:
         return choose_action(game, observation, seat, level="random", seed=seed), 0
-    from .bots import make_searcher
+    from ai.bots import make_searcher
 
     legal = state.legal_actions(seat)
     if len(legal) == 1:
@@ -369,7 +375,7 @@ def measure_speed(game_id: str, players: int, positions: int, iterations: int, s
             searcher: Any = MCTS(game_id, config, seed=seed + k)
             searcher.search(state)
         else:  # hidden information: ISMCTS from the observation of the seat to move
-            from .ismcts import ISMCTS
+            from ai.ismcts import ISMCTS
 
             seat = state.to_move()[0]
             searcher = ISMCTS(game, config, seed=seed + k)
@@ -391,7 +397,7 @@ def measure_speed(game_id: str, players: int, positions: int, iterations: int, s
 
 
 def main(argv: Optional[list[str]] = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m ai.arena", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.arena", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     m = sub.add_parser("match", help="a tournament between two players, seats rotated")
     m.add_argument("--game", default="mountain-goats")
@@ -399,7 +405,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     m.add_argument("--b", required=True)
     m.add_argument("--games", type=int, default=200)
     m.add_argument("--players", type=int, default=2)
-    m.add_argument("--budget", choices=("iterations", "seconds"), default="iterations")
+    m.add_argument("--budget", choices=("iterations", "seconds", "cpu"), default="iterations")
     m.add_argument("--scale", type=float, default=1.0, help="multiplies the levels' iteration caps")
     m.add_argument("--seed", type=int, default=0)
     m.add_argument("--jobs", type=int, default=1)
