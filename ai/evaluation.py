@@ -109,7 +109,7 @@ MH_TEMPERATURE = 3.0
 MH_BID_WIDTH = 1.5
 MH_COMMIT_COST = 0.05
 
-EVALUATORS: dict[str, Callable[[State, float], list]] = {
+EVALUATORS: dict[str, Callable[[State, float], list[float]]] = {
     "mountain-goats": _mountain_goats,
     "mountainhome": _mountainhome,
 }
@@ -179,7 +179,7 @@ ROLLOUT_DEPTH: dict[str, int] = {
 }
 
 
-def evaluator_for(game_id: str) -> Callable[[State, float], list]:
+def evaluator_for(game_id: str) -> Callable[[State, float], list[float]]:
     return EVALUATORS.get(game_id, score_evaluation)
 
 

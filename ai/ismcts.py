@@ -229,9 +229,9 @@ class ISMCTS:
                             best_value = value
                             action = a
                 for a in legal:  # availability of the expanded actions
-                    entry = table.get(a)
-                    if entry is not None:
-                        entry[2] += 1
+                    seen = table.get(a)
+                    if seen is not None:
+                        seen[2] += 1
                 picks.append((seat, action))
                 path.append((where, seat, action))
             # Every seat has chosen before any choice is applied.
