@@ -253,13 +253,24 @@ def run_match(
 
 
 def summarize(game_id: str, a: str, b: str, rows: list[dict[str, Any]], **info: Any) -> dict[str, Any]:
+    """A's wins (a shared first place split) and, for 3-4 players, A's pairwise score.
+
+    Pairwise: in each game A meets every other seat once, scoring 1 for finishing ahead of it, 1/2
+    for a tie; ``pair_points / pairs`` is then a 2-player score that ratings can use at any table size.
+    """
     points = 0.0
+    pair_points = 0.0
+    pairs = 0
     for row in rows:
         seat_a = row["seats"].index(a) if a != b else row["game"] % len(row["seats"])
         ranking = row["ranking"]
         if ranking[seat_a] == 0:
             firsts = sum(1 for r in ranking if r == 0)
             points += 1.0 / firsts
+        for seat, place in enumerate(ranking):
+            if seat != seat_a:
+                pairs += 1
+                pair_points += 1.0 if ranking[seat_a] < place else 0.5 if ranking[seat_a] == place else 0.0
     n = len(rows)
     low, high = wilson(points, n)
     speed: dict[str, Any] = {}
@@ -279,6 +290,8 @@ def summarize(game_id: str, a: str, b: str, rows: list[dict[str, Any]], **info: 
         "a_points": points,
         "a_win_rate": points / n if n else None,
         "ci95": [round(low, 4), round(high, 4)],
+        "pair_points": pair_points,
+        "pairs": pairs,
         "iterations_per_second": speed,
         **{k: v for k, v in info.items() if k != "wall"},
         "wall_seconds": round(info.get("wall", 0.0), 1),
@@ -322,6 +335,9 @@ def chain_ratings(summaries: list[dict[str, Any]]) -> dict[str, int]:
     Each summary (A vs B) fixes A = B + gap once B is rated; summaries are
     applied until no more levels can be rated.  The first summary that rates
     a level wins; later ones serve as checks.
+
+    With more than two players the gap comes from A's pairwise score (``pair_points`` of
+    ``pairs``: finishing ahead of each other seat), since a win of 1/3 is par at a 3-seat table.
     """
     ratings: dict[str, float] = {"random": RATING_ANCHOR}
     changed = True
@@ -329,7 +345,10 @@ def chain_ratings(summaries: list[dict[str, Any]]) -> dict[str, int]:
         changed = False
         for summary in summaries:
             a, b = summary["a"], summary["b"]
-            gap = elo_gap(summary["a_points"], summary["games"])
+            if summary.get("players", 2) > 2:
+                gap = elo_gap(summary["pair_points"], summary["pairs"])
+            else:
+                gap = elo_gap(summary["a_points"], summary["games"])
             if b in ratings and a not in ratings:
                 ratings[a] = ratings[b] + gap
                 changed = True
@@ -437,13 +456,18 @@ def main(argv: Optional[list[str]] = None) -> int:
         for path in args.summaries:
             with open(path, encoding="utf-8") as handle:
                 loaded.append(json.load(handle))
-        games = sorted({s["game"] for s in loaded})
-        print(json.dumps({g: chain_ratings([s for s in loaded if s["game"] == g]) for g in games}, indent=2))
+        tables = sorted({(s["game"], s.get("players", 2)) for s in loaded})
+        print(json.dumps({
+            f"{g}/{n}p": chain_ratings([s for s in loaded if s["game"] == g and s.get("players", 2) == n])
+            for g, n in tables
+        }, indent=2))
         return 0
     if args.command == "summary":
         with open(args.jsonl, encoding="utf-8") as handle:
             rows = sorted((json.loads(line) for line in handle), key=lambda row: row["game"])
-        summary = summarize(args.game, args.a, args.b, rows, budget=args.budget, scale=args.scale, seed=args.seed)
+        players = len(rows[0]["seats"]) if rows else 2
+        summary = summarize(args.game, args.a, args.b, rows, players=players, budget=args.budget, scale=args.scale,
+                            seed=args.seed)
         _emit(summary, args.json, args.markdown)
         return 0
     if args.command == "speed":
