@@ -19,7 +19,7 @@ a caller that wants the wall-clock limit enforced passes a clock in, e.g.
 ``choose_move(..., clock=time.perf_counter)``, and the search stops at
 whichever limit comes first.  Without a clock only the iteration cap applies
 and the move is a pure function of (observation, seat, level, seed) -- that
-is how tests and ``python -m ai.arena`` get reproducible games.
+is how tests and ``python -m benchmarks.arena`` get reproducible games.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from .ismcts import ISMCTS
 from .mcts import MCTS, MCTSConfig
 
 # "rating": per game, on an Elo scale anchored at random = 800, computed by
-# `python -m ai.arena ratings` from the arena runs listed in docs/AI.md
+# `python -m benchmarks.arena ratings` from the arena runs listed in docs/AI.md
 # ("Ratings"); a game or level without a run has no entry.  Iteration caps are
 # set near what the time limit allows for Mountain Goats on the reference
 # machine.

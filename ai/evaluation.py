@@ -29,7 +29,7 @@ def _mountain_goats(state: Any, margin_weight: float) -> list[float]:
     A goat on a summit takes a token of that mountain (worth its number) on
     each later climb there, while the stack lasts; a goat part-way up is
     worth a share of that.  The weights were tried against full rollouts with
-    ``python -m ai.arena`` (docs/AI.md, "Early-stopping rollouts").
+    ``python -m benchmarks.arena`` (docs/AI.md, "Early-stopping rollouts").
     """
     if state.phase == 3:
         return terminal_reward(state, margin_weight)
@@ -62,7 +62,7 @@ def _mountainhome(state: Any, margin_weight: float) -> list[float]:
       the search would as soon change it again as say ``ready``.
     * The lead is turned into a win chance over ``MH_TEMPERATURE`` points.
 
-    Tried against full rollouts with ``python -m ai.arena`` (docs/AI.md, "Mountainhome").
+    Tried against full rollouts with ``python -m benchmarks.arena`` (docs/AI.md, "Mountainhome").
     """
     if state.over:
         return terminal_reward(state, margin_weight)
@@ -160,7 +160,7 @@ CHANCE_KEYS: dict[str, Callable[[Any], Any]] = {
 
 # A level's iteration cap is set for Mountain Goats; a game whose iterations
 # cost more gets a smaller cap so that it takes about the level's seconds
-# without a clock.  Measured with `python -m ai.arena speed` on both games in
+# without a clock.  Measured with `python -m benchmarks.arena speed` on both games in
 # one run (docs/AI.md, "Levels and budgets").
 ITERATION_FACTOR: dict[str, float] = {
     "nanga-parbat": 0.2,
