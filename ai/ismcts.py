@@ -31,9 +31,18 @@ Search", with the decoupled handling of simultaneous moves:
   search uses another seat's commitment; the joint choice is then applied in
   seat order and the observer sees only what the game reveals of it.
 
+* **Two trees.**  The observer decides from its own tree (keyed as above);
+  every other seat decides from a *public* tree, keyed by what every seat sees
+  (``action_view(PUBLIC, ...)`` and a game's public digest,
+  ``ai.evaluation.PUBLIC_DIGESTS``, or else the spectator's observation as
+  canonical JSON).  With a single tree keyed by the observer's information a
+  modelled opponent would choose at nodes that tell apart the observer's
+  hidden cards and sealed commitments, i.e. answer a sealed bid it cannot see
+  (strategy fusion the wrong way round); the more iterations, the better it
+  learned to, and the worse the observer's own estimates became (docs/AI.md).
+
 Each seat's statistics hold that seat's own reward, so other seats are
-modelled as maximising their own result (max^n), from the observer's
-information.
+modelled as maximising their own result (max^n), from public information.
 """
 
 from __future__ import annotations
