@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Bot strength at 3- and 4-seat tables (docs/AI.md, "3 and 4 players").
 #
-#   SCALE=0.1 ROUNDS=10 nice -n 10 benchmarks/ai_table_sizes.sh
+#   ROUNDS=10 nice -n 10 benchmarks/ai_table_sizes.sh
 #
-# For each game in GAMES and table size in SIZES: hard against easy in every other seat, and hard
-# against random, with the levels' iteration caps times SCALE (iteration budgets: every game is a
+# For each game in GAMES (Nanga Parbat is a 2-player game) and table size in SIZES: hard against
+# easy in every other seat, and hard against random, with the levels' iteration caps times the
+# game's scale in SCALES (iteration budgets: every game is a
 # pure function of the seed and its number).  Two more games per pairing and round, round-robin, so
 # a run stopped at any time has about as many games of each pairing; each game is appended to
 # benchmarks/ai_results/tables/<game>_<n>p_<a>_<b>_x<scale>.jsonl as it ends (resumable).
@@ -13,9 +14,9 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT="$HERE/benchmarks/ai_results/tables"
 mkdir -p "$OUT"
-GAMES="${GAMES:-mountain-goats nanga-parbat}"
+GAMES="${GAMES:-mountain-goats mountainhome}"
 SIZES="${SIZES:-3 4}"
-SCALE="${SCALE:-0.1}"
+SCALES="${SCALES:-mountain-goats=0.1 mountainhome=0.25}"
 ROUNDS="${ROUNDS:-10}"
 PY="${PY:-python3}"
 declare -A SHORT=([mountain-goats]=mg [nanga-parbat]=np [mountainhome]=mh)
@@ -23,6 +24,8 @@ cd "$HERE"
 for round in $(seq 1 "$ROUNDS"); do
   games=$((2 * round))
   for game in $GAMES; do
+    SCALE=1
+    for item in $SCALES; do [ "${item%%=*}" = "$game" ] && SCALE="${item#*=}"; done
     for n in $SIZES; do
       for b in easy random; do
         "$PY" -m benchmarks.arena match --game "$game" --players "$n" --a hard --b "$b" --games "$games" \
