@@ -211,3 +211,39 @@ def test_mountainhome_evaluation_values_a_higher_sealed_bid_and_charges_each_rec
     again = richer.clone()
     again.bid.ncommit[0] += 3
     assert evaluate(again, 0.1)[0] < evaluate(richer, 0.1)[0]
+
+
+def test_mountainhome_public_digest_is_the_same_for_every_seat_and_every_deal() -> None:
+    # The public tree's key must hold only what every seat sees: the truth, and deals made from
+    # either seat's observation, give one public digest and one public view of each event.
+    from ai.evaluation import public_digest_for
+    from ai.ismcts import PUBLIC
+    from engine import get_game
+
+    game = get_game("mountainhome")
+    digest = public_digest_for("mountainhome")
+    assert digest is not None
+    checked = 0
+    for seed in range(3):
+        state = game.new_initial_state(2)
+        rng = random.Random(seed)
+        while not state.is_terminal() and checked < 60 * (seed + 1):
+            player = state.current_player()
+            if player == CHANCE:
+                state.apply(CHANCE, state.sample_chance(rng))
+                continue
+            if rng.random() < 0.3:
+                truth = digest(state)
+                for seat in range(2):
+                    for k in range(2):
+                        dealt = game.state_from_observation(state.observation(seat), seat, random.Random(k))
+                        assert digest(dealt) == truth
+                checked += 1
+            for seat in state.to_move():
+                legal = state.legal_actions(seat)
+                action = legal[rng.randrange(len(legal))]
+                view = state.action_view(PUBLIC, seat, action)
+                if view != action:  # hidden from the public: no part of a sealed choice shows
+                    assert view[0] in ("sealed", "shuffle", "select", "insert", "bottom")
+                state.apply(seat, action)
+    assert checked >= 60
