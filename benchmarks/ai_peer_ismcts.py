@@ -285,13 +285,16 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=0.1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jsonl")
+    parser.add_argument("--summary-only", action="store_true", help="summarize the games in --jsonl, play none")
     args = parser.parse_args()
     osgame = register(args.game, 2)
     rows: list[dict[str, Any]] = []
     if args.jsonl and os.path.exists(args.jsonl):
         with open(args.jsonl, encoding="utf-8") as handle:
-            rows = [json.loads(line) for line in handle if line.strip()][: args.games]
-    for number in range(len(rows), args.games):
+            rows = [json.loads(line) for line in handle if line.strip()]
+        if not args.summary_only:
+            rows = rows[: args.games]
+    for number in range(len(rows), 0 if args.summary_only else args.games):
         row = play(args.game, number, args.seconds, args.seed, osgame)
         rows.append(row)
         if args.jsonl:
