@@ -31,7 +31,8 @@ Search", with the decoupled handling of simultaneous moves:
   search uses another seat's commitment; the joint choice is then applied in
   seat order and the observer sees only what the game reveals of it.
 
-* **Two trees.**  The observer decides from its own tree (keyed as above);
+* **Two trees** (``MCTSConfig.public_tree``, off by default: not yet shown
+  to play better).  The observer decides from its own tree (keyed as above);
   every other seat decides from a *public* tree, keyed by what every seat sees
   (``action_view(PUBLIC, ...)`` and a game's public digest,
   ``ai.evaluation.PUBLIC_DIGESTS``, or else the spectator's observation as
@@ -39,10 +40,10 @@ Search", with the decoupled handling of simultaneous moves:
   modelled opponent would choose at nodes that tell apart the observer's
   hidden cards and sealed commitments, i.e. answer a sealed bid it cannot see
   (strategy fusion the wrong way round); the more iterations, the better it
-  learned to, and the worse the observer's own estimates became (docs/AI.md).
+  learns to (docs/AI.md, issue 17).
 
 Each seat's statistics hold that seat's own reward, so other seats are
-modelled as maximising their own result (max^n), from public information.
+modelled as maximising their own result (max^n).
 """
 
 from __future__ import annotations
@@ -181,6 +182,8 @@ class ISMCTS:
             mine: Hashable = self._observation_key(state, self.observer)
         else:
             mine = (tuple(views), self._after(state))
+        if not self.config.public_tree:
+            return mine, None
         public_digest = self._public_digest
         if public_digest is None or any(view is _UNSEEN for view in public_views):
             public: Hashable = self._observation_key(state, None)
@@ -189,15 +192,18 @@ class ISMCTS:
         return mine, public
 
     def _iterate(self, state: State, root: InfoNode, public: InfoNode) -> None:
-        """One iteration: descend both trees together, expand, roll out, back up.
+        """One iteration: descend the tree(s), expand, roll out, back up.
 
-        The observer decides from its own tree (keyed by what it knows); every other seat decides
-        from the public tree (keyed by what every seat knows), so no modelled opponent can react
-        to the observer's hidden cards or sealed commitments.
+        The observer decides from its own tree (keyed by what it knows).  With
+        ``config.public_tree`` every other seat decides from the public tree (keyed by what every
+        seat knows), walked alongside, so no modelled opponent can react to the observer's hidden
+        cards or sealed commitments; without it (the default, what the levels were measured with)
+        every seat decides from the observer's tree.
         """
         rng = self.rng
         c = self.config.exploration
         me = self.observer
+        public_tree = self.config.public_tree
         node = root
         pnode = public
         path: list[tuple[InfoNode, int, Any]] = []
@@ -208,17 +214,18 @@ class ISMCTS:
             if player == CHANCE:
                 outcome = state.sample_chance(rng)
                 view = self._view(state, me, CHANCE, outcome)
-                public_view = self._view(state, PUBLIC, CHANCE, outcome)
+                public_view = self._view(state, PUBLIC, CHANCE, outcome) if public_tree else None
                 state.apply(CHANCE, outcome)
                 key, public_key = self._keys(state, [view], [public_view])
                 node = node.child(("chance", key))
-                pnode = pnode.child(("chance", public_key))
+                if public_tree:
+                    pnode = pnode.child(("chance", public_key))
                 continue
             movers = (player,) if player >= 0 else state.to_move()
             picks: list[tuple[int, Any]] = []
             fresh = False
             for seat in movers:
-                where = node if seat == me else pnode
+                where = node if seat == me or not public_tree else pnode
                 legal = state.legal_actions(seat)
                 table = where.stats.get(seat)
                 if table is None:
@@ -245,7 +252,7 @@ class ISMCTS:
                 path.append((where, seat, action))
             # Every seat has chosen before any choice is applied.
             views = [self._view(state, me, seat, action) for seat, action in picks]
-            public_views = [self._view(state, PUBLIC, seat, action) for seat, action in picks]
+            public_views = [self._view(state, PUBLIC, seat, action) for seat, action in picks] if public_tree else []
             for seat, action in picks:
                 state.apply(seat, action)
             key, public_key = self._keys(state, views, public_views)
@@ -255,12 +262,13 @@ class ISMCTS:
                 child = kids[key] = InfoNode()
                 fresh = True
             node = child
-            pkids = pnode.kids
-            pchild = pkids.get(public_key)
-            if pchild is None:
-                pchild = pkids[public_key] = InfoNode()
-                fresh = True
-            pnode = pchild
+            if public_tree:
+                pkids = pnode.kids
+                pchild = pkids.get(public_key)
+                if pchild is None:
+                    pchild = pkids[public_key] = InfoNode()
+                    fresh = True
+                pnode = pchild
             if fresh:
                 break
         reward = self._rollout(state)

@@ -52,6 +52,8 @@ class MCTSConfig:
     margin_weight: float = 0.1
     rollout_depth: Optional[int] = None  # None: play out to the end
     reuse_tree: bool = False
+    # ISMCTS only: other seats decide from a public tree instead of the observer's (docs/AI.md, issue 17)
+    public_tree: bool = False
 
 
 class Node:

@@ -10,7 +10,8 @@ Tournament::
         --jsonl runs/mg_hard_random.jsonl --json out.json --markdown out.md
 
 * Players are level names (``random``, ``easy``, ``medium``, ``hard``) or
-  ``mcts:it=800,depth=6,c=0.7,reuse=1`` for explicit settings.
+  ``mcts:it=800,depth=6,c=0.7,reuse=1`` for explicit settings (``pub=1``:
+  ISMCTS with the public tree for the other seats).
 * ``--budget iterations`` (default) ignores the levels' seconds and uses
   their iteration caps times ``--scale``: every game is then a pure function
   of ``--seed`` and the game number, so any figure can be reproduced exactly.
@@ -89,6 +90,7 @@ class Player:
                 margin_weight=float(fields.get("margin", 0.1)),
                 rollout_depth=int(fields["depth"]) if "depth" in fields else None,
                 reuse_tree=fields.get("reuse", "0") == "1",
+                public_tree=fields.get("pub", "0") == "1",
             )
             self.reuse = config.reuse_tree
             self.config = config

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
+
+import pytest
 
 from ai.bots import choose_action
 from ai.ismcts import ISMCTS
@@ -15,19 +18,21 @@ GAME = SealedBids()
 CONFIG = MCTSConfig(iterations=400)
 
 
-def test_hidden_hands_cannot_change_the_move() -> None:
+@pytest.mark.parametrize("public_tree", [False, True])
+def test_hidden_hands_cannot_change_the_move(public_tree: bool) -> None:
     # Same hand and same public facts for seat 0; the other seat's hidden hand differs.
     one = deal((2, 5, 7), (1, 3, 8), prize=3)
     two = deal((2, 5, 7), (4, 6, 8), prize=3)
     assert one.key() != two.key()
     assert one.observation(0) == two.observation(0)
     for seed in range(4):
-        a = choose_action(GAME, one.observation(0), 0, level="hard", seed=seed, config=CONFIG)
-        b = choose_action(GAME, two.observation(0), 0, level="hard", seed=seed, config=CONFIG)
+        a = choose_action(GAME, one.observation(0), 0, level="hard", seed=seed, config=replace(CONFIG, public_tree=public_tree))
+        b = choose_action(GAME, two.observation(0), 0, level="hard", seed=seed, config=replace(CONFIG, public_tree=public_tree))
         assert a == b
 
 
-def test_a_sealed_bid_already_made_cannot_change_the_move() -> None:
+@pytest.mark.parametrize("public_tree", [False, True])
+def test_a_sealed_bid_already_made_cannot_change_the_move(public_tree: bool) -> None:
     # Seat 1 has committed its bid face down; which card it was is hidden from seat 0.
     one = deal((2, 5, 7), (1, 3, 8), prize=2)
     two = deal((2, 5, 7), (1, 3, 8), prize=2)
@@ -36,8 +41,8 @@ def test_a_sealed_bid_already_made_cannot_change_the_move() -> None:
     assert one.to_move() == two.to_move() == (0,)
     assert one.observation(0) == two.observation(0)
     for seed in range(4):
-        a = choose_action(GAME, one.observation(0), 0, level="hard", seed=seed, config=CONFIG)
-        b = choose_action(GAME, two.observation(0), 0, level="hard", seed=seed, config=CONFIG)
+        a = choose_action(GAME, one.observation(0), 0, level="hard", seed=seed, config=replace(CONFIG, public_tree=public_tree))
+        b = choose_action(GAME, two.observation(0), 0, level="hard", seed=seed, config=replace(CONFIG, public_tree=public_tree))
         assert a == b
 
 
@@ -66,7 +71,11 @@ def test_ismcts_is_reproducible_with_a_seed() -> None:
 
 def test_nodes_are_keyed_by_what_the_observer_knows() -> None:
     obs = deal((2, 5, 7), (1, 3, 8), prize=3).observation(0)
-    searcher = ISMCTS(GAME, MCTSConfig(iterations=500), seed=2)
+    single = ISMCTS(GAME, MCTSConfig(iterations=500), seed=2)
+    single.search(obs, 0)
+    # By default (what the levels were measured with) one tree holds every seat's statistics.
+    assert single.root is not None and set(single.root.stats) == {0, 1}
+    searcher = ISMCTS(GAME, MCTSConfig(iterations=500, public_tree=True), seed=2)
     searcher.search(obs, 0)
     root, public = searcher.root, searcher.public_root
     assert root is not None and public is not None
@@ -175,7 +184,7 @@ def test_mountainhome_nodes_are_keyed_by_action_views_not_by_the_whole_observati
     from ai.evaluation import evaluator_for
 
     game, state = _mountainhome_commit_position()
-    searcher = ISMCTS(game, MCTSConfig(iterations=60, rollout_depth=4), seed=1)
+    searcher = ISMCTS(game, MCTSConfig(iterations=60, rollout_depth=4, public_tree=True), seed=1)
     action = searcher.search(state.observation(0), 0)
     state.check(0, action)
     root = searcher.root
