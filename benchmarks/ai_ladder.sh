@@ -19,7 +19,7 @@ RUNGS="${RUNGS:-100 400}"
 ROUNDS="${ROUNDS:-6}"
 SEED="${SEED:-170}"
 # The search after the fix: the two-tree ISMCTS, MCTSConfig.public_tree (the default when the
-# recorded games were played, commits 5fa84af-2d47ddf; since then an option, "pub=1").
+# recorded games were played, before commit 434c66f; since then an option, "pub=1").
 AFTER_FLAGS="${AFTER_FLAGS:-,pub=1}"
 PY="${PY:-python3}"
 for round in $(seq 1 "$ROUNDS"); do
