@@ -19,7 +19,7 @@ a caller that wants the wall-clock limit enforced passes a clock in, e.g.
 ``choose_move(..., clock=time.perf_counter)``, and the search stops at
 whichever limit comes first.  Without a clock only the iteration cap applies
 and the move is a pure function of (observation, seat, level, seed) -- that
-is how tests and ``python -m ai.arena`` get reproducible games.
+is how tests and ``python -m benchmarks.arena`` get reproducible games.
 """
 
 from __future__ import annotations
@@ -35,8 +35,11 @@ from .ismcts import ISMCTS
 from .mcts import MCTS, MCTSConfig
 
 # "rating": per game, on an Elo scale anchored at random = 800, computed by
-# `python -m ai.arena ratings` from the arena runs listed in docs/AI.md
-# ("Ratings"); a game or level without a run has no entry.  Iteration caps are
+# `python -m benchmarks.arena ratings` from the arena runs listed in docs/AI.md
+# ("Ratings"); a game or level without a run has no entry.  "table_ratings":
+# per game and table size (3, 4 seats), from the pairwise scores of the runs in
+# docs/AI.md ("3 and 4 players"; `python benchmarks/ai_tables.py --ratings
+# benchmarks/ai_results/tables/*.jsonl`); medium has none (not run).  Iteration caps are
 # set near what the time limit allows for Mountain Goats on the reference
 # machine.
 LEVELS: dict[str, dict[str, Any]] = {
@@ -46,6 +49,7 @@ LEVELS: dict[str, dict[str, Any]] = {
         "seconds": 0.0,
         "iterations": 0,
         "rating": {"mountain-goats": 800, "nanga-parbat": 800, "mountainhome": 800},
+        "table_ratings": {"mountain-goats": {3: 800, 4: 800}, "mountainhome": {3: 800, 4: 800}},
     },
     "easy": {
         "label": "Easy",
@@ -53,6 +57,7 @@ LEVELS: dict[str, dict[str, Any]] = {
         "seconds": 0.1,
         "iterations": 400,
         "rating": {"mountain-goats": 1529, "nanga-parbat": 1230, "mountainhome": 1162},
+        "table_ratings": {"mountain-goats": {3: 1000, 4: 997}, "mountainhome": {3: 1279, 4: 764}},
     },
     "medium": {
         "label": "Medium",
@@ -67,6 +72,7 @@ LEVELS: dict[str, dict[str, Any]] = {
         "seconds": 2.0,
         "iterations": 8000,
         "rating": {"mountain-goats": 2289, "nanga-parbat": 1650, "mountainhome": 1333},
+        "table_ratings": {"mountain-goats": {3: 1445, 4: 1514}, "mountainhome": {3: 1407, 4: 1146}},
     },
 }
 

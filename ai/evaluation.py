@@ -29,7 +29,7 @@ def _mountain_goats(state: Any, margin_weight: float) -> list[float]:
     A goat on a summit takes a token of that mountain (worth its number) on
     each later climb there, while the stack lasts; a goat part-way up is
     worth a share of that.  The weights were tried against full rollouts with
-    ``python -m ai.arena`` (docs/AI.md, "Early-stopping rollouts").
+    ``python -m benchmarks.arena`` (docs/AI.md, "Early-stopping rollouts").
     """
     if state.phase == 3:
         return terminal_reward(state, margin_weight)
@@ -62,7 +62,7 @@ def _mountainhome(state: Any, margin_weight: float) -> list[float]:
       the search would as soon change it again as say ``ready``.
     * The lead is turned into a win chance over ``MH_TEMPERATURE`` points.
 
-    Tried against full rollouts with ``python -m ai.arena`` (docs/AI.md, "Mountainhome").
+    Tried against full rollouts with ``python -m benchmarks.arena`` (docs/AI.md, "Mountainhome").
     """
     if state.over:
         return terminal_reward(state, margin_weight)
@@ -109,9 +109,43 @@ MH_TEMPERATURE = 3.0
 MH_BID_WIDTH = 1.5
 MH_COMMIT_COST = 0.05
 
-EVALUATORS: dict[str, Callable[[State, float], list]] = {
+EVALUATORS: dict[str, Callable[[State, float], list[float]]] = {
     "mountain-goats": _mountain_goats,
     "mountainhome": _mountainhome,
+}
+
+
+def _mountainhome_public(state: Any) -> tuple[Any, ...]:
+    """What every seat sees of a Mountainhome position: ``info_digest`` without any seat's own view.
+
+    The same parts as ``MountainhomeState.info_digest(observer)`` (view.py) except the observer's
+    own hand, and with a reaction window (Karina, Lagertha) hidden, since only its seat is asked.
+    ISMCTS keys the public tree with it, where every seat but the observer decides.
+    """
+    from engine.games.mountainhome.constants import P_KARINA, P_LAGERTHA
+
+    pk = state.prompt
+    pseat = state.prompt_seat
+    if pk == P_KARINA or pk == P_LAGERTHA:
+        pk = pseat = -1
+    bid = state.bid
+    revealed = None
+    if bid is not None and bid.stage >= 2:
+        revealed = (tuple(map(tuple, bid.pool)), tuple(bid.values), bid.winner)
+    trash = state.trash
+    return (
+        pk, pseat, tuple(map(len, state.hand)), tuple(map(len, state.draw)),
+        tuple(d[-1] if d else -1 for d in state.disc), tuple(map(len, state.disc)), tuple(state.slots),
+        tuple(state.aside), tuple(state.area), len(trash), trash[-1] if trash else -1, len(state.xp),
+        state.found, tuple(state.apool), revealed,
+    )
+
+
+# ``PUBLIC_DIGESTS[game_id](state)``: with ``State.action_view``, a cheap summary of what *every* seat
+# sees now; ISMCTS keys its public tree (the other seats' decisions) by it.  Without one the public tree
+# is keyed by the spectator's observation (``observation(None)``) as canonical JSON.
+PUBLIC_DIGESTS: dict[str, Callable[[Any], Any]] = {
+    "mountainhome": _mountainhome_public,
 }
 
 
@@ -126,7 +160,7 @@ CHANCE_KEYS: dict[str, Callable[[Any], Any]] = {
 
 # A level's iteration cap is set for Mountain Goats; a game whose iterations
 # cost more gets a smaller cap so that it takes about the level's seconds
-# without a clock.  Measured with `python -m ai.arena speed` on both games in
+# without a clock.  Measured with `python -m benchmarks.arena speed` on both games in
 # one run (docs/AI.md, "Levels and budgets").
 ITERATION_FACTOR: dict[str, float] = {
     "nanga-parbat": 0.2,
@@ -145,8 +179,12 @@ ROLLOUT_DEPTH: dict[str, int] = {
 }
 
 
-def evaluator_for(game_id: str) -> Callable[[State, float], list]:
+def evaluator_for(game_id: str) -> Callable[[State, float], list[float]]:
     return EVALUATORS.get(game_id, score_evaluation)
+
+
+def public_digest_for(game_id: str) -> Callable[[Any], Any] | None:
+    return PUBLIC_DIGESTS.get(game_id)
 
 
 def chance_key_for(game_id: str) -> Callable[[Any], Any] | None:

@@ -31,9 +31,19 @@ Search", with the decoupled handling of simultaneous moves:
   search uses another seat's commitment; the joint choice is then applied in
   seat order and the observer sees only what the game reveals of it.
 
+* **Two trees** (``MCTSConfig.public_tree``, off by default: not yet shown
+  to play better).  The observer decides from its own tree (keyed as above);
+  every other seat decides from a *public* tree, keyed by what every seat sees
+  (``action_view(PUBLIC, ...)`` and a game's public digest,
+  ``ai.evaluation.PUBLIC_DIGESTS``, or else the spectator's observation as
+  canonical JSON).  With a single tree keyed by the observer's information a
+  modelled opponent would choose at nodes that tell apart the observer's
+  hidden cards and sealed commitments, i.e. answer a sealed bid it cannot see
+  (strategy fusion the wrong way round); the more iterations, the better it
+  learns to (docs/AI.md, issue 17).
+
 Each seat's statistics hold that seat's own reward, so other seats are
-modelled as maximising their own result (max^n), from the observer's
-information.
+modelled as maximising their own result (max^n).
 """
 
 from __future__ import annotations
@@ -47,9 +57,11 @@ from engine.core import CHANCE, TERMINAL, Game, State
 
 from .mcts import MCTSConfig
 from .reward import terminal_reward
-from .evaluation import evaluator_for
+from .evaluation import evaluator_for, public_digest_for
 
 _UNSEEN = object()
+# The observer of the public tree: no seat, so every seat's private actions look sealed to it.
+PUBLIC = -3
 
 
 class InfoNode:
@@ -60,11 +72,20 @@ class InfoNode:
     def __init__(self) -> None:
         self.kids: dict[Hashable, InfoNode] = {}
         # seat -> action -> [visits, total reward, times available]
-        self.stats: dict[int, dict[Hashable, list]] = {}
+        self.stats: dict[int, dict[Hashable, list[Any]]] = {}
+
+    def child(self, key: Hashable) -> "InfoNode":
+        kid = self.kids.get(key)
+        if kid is None:
+            kid = self.kids[key] = InfoNode()
+        return kid
 
 
 class ISMCTS:
-    __slots__ = ("game", "config", "rng", "clock", "root", "iterations_done", "evaluate", "observer", "_viewer", "_digest")
+    __slots__ = (
+        "game", "config", "rng", "clock", "root", "public_root", "iterations_done", "evaluate", "observer",
+        "_viewer", "_digest", "_public_digest",
+    )
 
     def __init__(
         self,
@@ -79,9 +100,11 @@ class ISMCTS:
         self.config = config
         self.rng = rng if rng is not None else random.Random(seed)
         self.clock = clock
-        self.root: Optional[InfoNode] = None
+        self.root: Optional[InfoNode] = None  # the observer's tree: its own decisions
+        self.public_root: Optional[InfoNode] = None  # the public tree: every other seat's decisions
         self.iterations_done = 0
         self.evaluate = evaluator_for(game.id)
+        self._public_digest = public_digest_for(game.id)
         self.observer = -1
         self._viewer: Optional[bool] = None
         self._digest: Optional[bool] = None
@@ -90,13 +113,15 @@ class ISMCTS:
         """The best action for ``seat`` given only its ``observation``."""
         self.observer = seat
         root = self.root = InfoNode()
+        public = self.public_root = InfoNode()
         config = self.config
         clock = self.clock
         deadline = clock() + config.seconds if clock is not None and config.seconds is not None else None
         done = 0
-        legal: Optional[tuple] = None
+        legal: Optional[tuple[Any, ...]] = None
         rng = self.rng
         parsed = getattr(self.game, "determinizer", None)
+        deal: Callable[[random.Random], State]
         if parsed is not None:  # the observation parsed once, dealt afresh every iteration
             deal = parsed(observation, seat)
         else:
@@ -111,9 +136,9 @@ class ISMCTS:
                 if seat not in state.to_move():
                     raise ValueError(f"seat {seat} is not to move in this observation")
                 legal = tuple(state.legal_actions(seat))
-            self._iterate(state, root)
+            self._iterate(state, root, public)
             done += 1
-            if deadline is not None and clock() >= deadline:  # type: ignore[misc]
+            if clock is not None and deadline is not None and clock() >= deadline:
                 break
         self.iterations_done = done
         assert legal is not None
@@ -122,7 +147,7 @@ class ISMCTS:
         best_key = (-1, -1.0)
         for action in legal:
             entry = table.get(action)
-            key = (entry[0], entry[1] / entry[0] if entry[0] else 0.0) if entry else (0, 0.0)
+            key = (int(entry[0]), entry[1] / entry[0] if entry[0] else 0.0) if entry else (0, 0.0)
             if key > best_key:
                 best_key = key
                 best = action
@@ -130,18 +155,18 @@ class ISMCTS:
 
     # ------------------------------------------------------------------
 
-    def _view(self, state: State, seat: int, action: Any) -> Any:
-        """What the observer sees of ``seat`` doing ``action`` (before it is applied)."""
-        if seat == self.observer:
+    def _view(self, state: State, observer: int, seat: int, action: Any) -> Any:
+        """What ``observer`` (or ``PUBLIC``) sees of ``seat`` doing ``action`` (before it is applied)."""
+        if seat == observer:
             return action
         if self._viewer is None:
             self._viewer = hasattr(state, "action_view")
         if self._viewer:
-            return state.action_view(self.observer, seat, action)  # type: ignore[attr-defined]
+            return state.action_view(observer, seat, action)  # type: ignore[attr-defined]
         return _UNSEEN
 
-    def _observation_key(self, state: State) -> str:
-        return json.dumps(state.observation(self.observer), sort_keys=True, separators=(",", ":"))
+    def _observation_key(self, state: State, observer: Optional[int]) -> str:
+        return json.dumps(state.observation(observer), sort_keys=True, separators=(",", ":"))
 
     def _after(self, state: State) -> Any:
         """What the observer sees of an event's consequences (after it is applied), if the game says."""
@@ -151,33 +176,60 @@ class ISMCTS:
             return state.info_digest(self.observer)  # type: ignore[attr-defined]
         return None
 
-    def _iterate(self, state: State, root: InfoNode) -> None:
+    def _keys(self, state: State, views: list[Any], public_views: list[Any]) -> tuple[Hashable, Hashable]:
+        """The child keys, in the observer's tree and in the public tree, of the event just applied."""
+        if any(view is _UNSEEN for view in views):
+            mine: Hashable = self._observation_key(state, self.observer)
+        else:
+            mine = (tuple(views), self._after(state))
+        if not self.config.public_tree:
+            return mine, None
+        public_digest = self._public_digest
+        if public_digest is None or any(view is _UNSEEN for view in public_views):
+            public: Hashable = self._observation_key(state, None)
+        else:
+            public = (tuple(public_views), public_digest(state))
+        return mine, public
+
+    def _iterate(self, state: State, root: InfoNode, public: InfoNode) -> None:
+        """One iteration: descend the tree(s), expand, roll out, back up.
+
+        The observer decides from its own tree (keyed by what it knows).  With
+        ``config.public_tree`` every other seat decides from the public tree (keyed by what every
+        seat knows), walked alongside, so no modelled opponent can react to the observer's hidden
+        cards or sealed commitments; without it (the default, what the levels were measured with)
+        every seat decides from the observer's tree.
+        """
         rng = self.rng
         c = self.config.exploration
+        me = self.observer
+        public_tree = self.config.public_tree
         node = root
-        path: list[tuple[InfoNode, list[tuple[int, Any]]]] = []
+        pnode = public
+        path: list[tuple[InfoNode, int, Any]] = []
         while True:
             player = state.current_player()
             if player == TERMINAL:
                 break
             if player == CHANCE:
                 outcome = state.sample_chance(rng)
-                view = self._view(state, CHANCE, outcome)
+                view = self._view(state, me, CHANCE, outcome)
+                public_view = self._view(state, PUBLIC, CHANCE, outcome) if public_tree else None
                 state.apply(CHANCE, outcome)
-                key = ("chance", self._observation_key(state) if view is _UNSEEN else (view, self._after(state)))
-                child = node.kids.get(key)
-                if child is None:
-                    child = node.kids[key] = InfoNode()
-                node = child
+                key, public_key = self._keys(state, [view], [public_view])
+                node = node.child(("chance", key))
+                if public_tree:
+                    pnode = pnode.child(("chance", public_key))
                 continue
             movers = (player,) if player >= 0 else state.to_move()
             picks: list[tuple[int, Any]] = []
             fresh = False
             for seat in movers:
+                where = node if seat == me or not public_tree else pnode
                 legal = state.legal_actions(seat)
-                table = node.stats.get(seat)
+                table = where.stats.get(seat)
                 if table is None:
-                    table = node.stats[seat] = {}
+                    table = where.stats[seat] = {}
                 untried = [a for a in legal if a not in table]
                 if untried:
                     action = untried[rng.randrange(len(untried))]
@@ -193,34 +245,37 @@ class ISMCTS:
                             best_value = value
                             action = a
                 for a in legal:  # availability of the expanded actions
-                    entry = table.get(a)
-                    if entry is not None:
-                        entry[2] += 1
+                    seen = table.get(a)
+                    if seen is not None:
+                        seen[2] += 1
                 picks.append((seat, action))
+                path.append((where, seat, action))
             # Every seat has chosen before any choice is applied.
-            views = []
-            unseen = False
-            for seat, action in picks:
-                view = self._view(state, seat, action)
-                unseen = unseen or view is _UNSEEN
-                views.append(view)
+            views = [self._view(state, me, seat, action) for seat, action in picks]
+            public_views = [self._view(state, PUBLIC, seat, action) for seat, action in picks] if public_tree else []
             for seat, action in picks:
                 state.apply(seat, action)
-            key = self._observation_key(state) if unseen else (tuple(views), self._after(state))
-            path.append((node, picks))
-            child = node.kids.get(key)
+            key, public_key = self._keys(state, views, public_views)
+            kids = node.kids
+            child = kids.get(key)
             if child is None:
-                child = node.kids[key] = InfoNode()
+                child = kids[key] = InfoNode()
                 fresh = True
             node = child
+            if public_tree:
+                pkids = pnode.kids
+                pchild = pkids.get(public_key)
+                if pchild is None:
+                    pchild = pkids[public_key] = InfoNode()
+                    fresh = True
+                pnode = pchild
             if fresh:
                 break
         reward = self._rollout(state)
-        for node, picks in path:
-            for seat, action in picks:
-                entry = node.stats[seat][action]
-                entry[0] += 1
-                entry[1] += reward[seat]
+        for where, seat, action in path:
+            entry = where.stats[seat][action]
+            entry[0] += 1
+            entry[1] += reward[seat]
 
     def _rollout(self, state: State) -> list[float]:
         config = self.config

@@ -52,6 +52,8 @@ class MCTSConfig:
     margin_weight: float = 0.1
     rollout_depth: Optional[int] = None  # None: play out to the end
     reuse_tree: bool = False
+    # ISMCTS only: other seats decide from a public tree instead of the observer's (docs/AI.md, issue 17)
+    public_tree: bool = False
 
 
 class Node:
@@ -59,10 +61,13 @@ class Node:
 
     __slots__ = ("player", "actions", "kids", "n", "w", "untried", "visits", "cum", "index", "seats")
 
-    def __init__(self, state: State, cache: Optional[list] = None) -> None:
+    def __init__(self, state: State, cache: Optional[list[Any]] = None) -> None:
         player = state.current_player()
         self.player = player
         self.visits = 0
+        self.actions: Any  # a tuple, or a list that grows (sampled chance outcomes)
+        self.n: list[int]
+        self.w: list[float]
         self.cum: Optional[list[float]] = None
         self.index: Optional[dict[Hashable, int]] = None
         self.seats: Optional[list[_SeatStats]] = None
@@ -75,7 +80,7 @@ class Node:
             self.w = [0.0] * k
             self.untried: Optional[list[int]] = list(range(k))
         elif player == CHANCE:
-            self.n = self.w = []
+            self.n, self.w = [], []
             self.untried = None
             try:
                 listed = state.chance_outcomes()
@@ -104,14 +109,14 @@ class Node:
                 self.index = {}
         elif player == SIMULTANEOUS:
             self.actions = ()
-            self.n = self.w = []
+            self.n, self.w = [], []
             self.untried = None
             self.kids = {}
             self.seats = [_SeatStats(seat, state.legal_actions(seat)) for seat in state.to_move()]
         else:  # terminal
             self.actions = ()
             self.kids = ()
-            self.n = self.w = []
+            self.n, self.w = [], []
             self.untried = None
 
 
@@ -175,7 +180,7 @@ class MCTS:
         self.chance_key = chance_key_for(game_id)
         self.root: Optional[Node] = None
         self.iterations_done = 0
-        self._chance_cache: list = [None, None, None]
+        self._chance_cache: list[Any] = [None, None, None]
 
     # ------------------------------------------------------------------ search
 
@@ -204,7 +209,7 @@ class MCTS:
         if node.player != player:
             return False
         if player >= 0:
-            return node.actions == tuple(state.legal_actions(player))
+            return bool(node.actions == tuple(state.legal_actions(player)))
         if player == SIMULTANEOUS and node.seats is not None:
             return [s.seat for s in node.seats] == list(state.to_move()) and all(
                 s.actions == tuple(state.legal_actions(s.seat)) for s in node.seats
@@ -269,12 +274,16 @@ class MCTS:
                     outcome = node.actions[i]
                 else:
                     outcome = state.sample_chance(rng)
-                    i = node.index.get(outcome)  # type: ignore[union-attr]
-                    if i is None:
+                    index = node.index
+                    assert index is not None  # a chance node without listed outcomes has one
+                    found = index.get(outcome)
+                    if found is None:
                         i = len(node.actions)
-                        node.actions.append(outcome)  # type: ignore[union-attr]
+                        node.actions.append(outcome)
                         node.kids.append(None)
-                        node.index[outcome] = i  # type: ignore[index]
+                        index[outcome] = i
+                    else:
+                        i = found
                 state.apply(CHANCE, outcome)
                 node.visits += 1
                 child = node.kids[i]

@@ -23,7 +23,7 @@ from typing import Callable, Sequence
 
 from engine.core import State
 
-Evaluator = Callable[[State, float], list]
+Evaluator = Callable[[State, float], list[float]]
 
 
 def place_values(ranking: Sequence[int]) -> list[float]:

@@ -5,7 +5,7 @@
     python benchmarks/ai_peer_openspiel.py match --game nanga-parbat --games 100 --seconds 0.1 --seed 3 \
         --jsonl benchmarks/ai_results/peer_match_np_0.1s.jsonl
 
-``speed``: for the same sampled positions (``ai.arena.sample_positions``),
+``speed``: for the same sampled positions (``benchmarks.arena.sample_positions``),
 iterations per second of (with ``--depth D``, also ours with rollouts cut
 after D decisions and evaluated, as the game's levels may play)
 
@@ -47,7 +47,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from open_spiel.python.algorithms import mcts  # noqa: E402
 
 import ai_openspiel_game  # noqa: E402
-from ai.arena import sample_positions, wilson  # noqa: E402
+from benchmarks.arena import sample_positions, wilson  # noqa: E402
 from ai.mcts import MCTS, MCTSConfig  # noqa: E402
 from ai.reward import terminal_reward  # noqa: E402
 from engine import get_game  # noqa: E402

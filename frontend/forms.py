@@ -21,11 +21,15 @@ class SignUpForm(UserCreationForm):
         fields = ("username",)
 
 
-def bot_label(level: str, game_id: str | None = None) -> str:
-    """``Bot: Hard (2289)``: a level's name with its published rating for the game, if it has one."""
+def bot_label(level: str, game_id: str | None = None, players: int = 2) -> str:
+    """``Bot: Hard (2289)``: a level's name with its published rating for the game (and, above two
+    players, for that table size: ``table_ratings``), if it has one."""
     info = ai.LEVELS[level]
     label = f"Bot: {info.get('label', level)}"
-    rating = (info.get("rating") or {}).get(game_id) if game_id else None
+    if players > 2:
+        rating = ((info.get("table_ratings") or {}).get(game_id) or {}).get(players) if game_id else None
+    else:
+        rating = (info.get("rating") or {}).get(game_id) if game_id else None
     return f"{label} ({rating})" if rating is not None else label
 
 
@@ -37,8 +41,15 @@ def opponent_choices(game_id: str | None = None) -> list[tuple[str, str]]:
 
 
 def bot_labels_by_game() -> dict[str, dict[str, str]]:
-    """For the lobby's script: each game's seat labels, so the ratings follow the chosen game."""
-    return {g.id: {f"bot:{level}": bot_label(level, g.id) for level in ai.LEVELS} for g in all_games()}
+    """For the lobby's script: each game's seat labels, so the ratings follow the chosen game, and
+    under ``"<game>/<players>"`` those of each larger table size."""
+    labels = {}
+    for g in all_games():
+        labels[g.id] = {f"bot:{level}": bot_label(level, g.id) for level in ai.LEVELS}
+        for n in g.player_counts():
+            if n > 2:
+                labels[f"{g.id}/{n}"] = {f"bot:{level}": bot_label(level, g.id, n) for level in ai.LEVELS}
+    return labels
 
 
 def option_field_name(game_id: str, option: str) -> str:

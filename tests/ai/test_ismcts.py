@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
+
+import pytest
 
 from ai.bots import choose_action
 from ai.ismcts import ISMCTS
@@ -15,19 +18,21 @@ GAME = SealedBids()
 CONFIG = MCTSConfig(iterations=400)
 
 
-def test_hidden_hands_cannot_change_the_move() -> None:
+@pytest.mark.parametrize("public_tree", [False, True])
+def test_hidden_hands_cannot_change_the_move(public_tree: bool) -> None:
     # Same hand and same public facts for seat 0; the other seat's hidden hand differs.
     one = deal((2, 5, 7), (1, 3, 8), prize=3)
     two = deal((2, 5, 7), (4, 6, 8), prize=3)
     assert one.key() != two.key()
     assert one.observation(0) == two.observation(0)
     for seed in range(4):
-        a = choose_action(GAME, one.observation(0), 0, level="hard", seed=seed, config=CONFIG)
-        b = choose_action(GAME, two.observation(0), 0, level="hard", seed=seed, config=CONFIG)
+        a = choose_action(GAME, one.observation(0), 0, level="hard", seed=seed, config=replace(CONFIG, public_tree=public_tree))
+        b = choose_action(GAME, two.observation(0), 0, level="hard", seed=seed, config=replace(CONFIG, public_tree=public_tree))
         assert a == b
 
 
-def test_a_sealed_bid_already_made_cannot_change_the_move() -> None:
+@pytest.mark.parametrize("public_tree", [False, True])
+def test_a_sealed_bid_already_made_cannot_change_the_move(public_tree: bool) -> None:
     # Seat 1 has committed its bid face down; which card it was is hidden from seat 0.
     one = deal((2, 5, 7), (1, 3, 8), prize=2)
     two = deal((2, 5, 7), (1, 3, 8), prize=2)
@@ -36,8 +41,8 @@ def test_a_sealed_bid_already_made_cannot_change_the_move() -> None:
     assert one.to_move() == two.to_move() == (0,)
     assert one.observation(0) == two.observation(0)
     for seed in range(4):
-        a = choose_action(GAME, one.observation(0), 0, level="hard", seed=seed, config=CONFIG)
-        b = choose_action(GAME, two.observation(0), 0, level="hard", seed=seed, config=CONFIG)
+        a = choose_action(GAME, one.observation(0), 0, level="hard", seed=seed, config=replace(CONFIG, public_tree=public_tree))
+        b = choose_action(GAME, two.observation(0), 0, level="hard", seed=seed, config=replace(CONFIG, public_tree=public_tree))
         assert a == b
 
 
@@ -66,16 +71,23 @@ def test_ismcts_is_reproducible_with_a_seed() -> None:
 
 def test_nodes_are_keyed_by_what_the_observer_knows() -> None:
     obs = deal((2, 5, 7), (1, 3, 8), prize=3).observation(0)
-    searcher = ISMCTS(GAME, MCTSConfig(iterations=500), seed=2)
+    single = ISMCTS(GAME, MCTSConfig(iterations=500), seed=2)
+    single.search(obs, 0)
+    # By default (what the levels were measured with) one tree holds every seat's statistics.
+    assert single.root is not None and set(single.root.stats) == {0, 1}
+    searcher = ISMCTS(GAME, MCTSConfig(iterations=500, public_tree=True), seed=2)
     searcher.search(obs, 0)
-    root = searcher.root
-    # At the root both seats bid at once; each has its own statistics.
-    assert set(root.stats) == {0, 1}
+    root, public = searcher.root, searcher.public_root
+    assert root is not None and public is not None
+    # At the root both seats bid at once: seat 0 from its own tree, seat 1 from the public tree.
+    assert set(root.stats) == {0} and set(public.stats) == {1}
     assert set(root.stats[0]) == {2, 5, 7}
     # The other seat's bids were drawn from many determinized hands.
-    assert set(root.stats[1]) > {1, 3, 8} - {1, 3, 8} and len(root.stats[1]) >= 4
-    # Children are keyed by seat 0's observation after the reveal (no action_view hook).
-    assert all(isinstance(key, str) and '"hand":' in key for key in root.kids)
+    assert len(public.stats[1]) >= 4
+    # Children are keyed by seat 0's observation after the reveal (no action_view hook) ...
+    assert all(isinstance(key, str) and '"hand":[' in key for key in root.kids)
+    # ... and in the public tree by the spectator's, which holds no seat's hand or sealed bid.
+    assert public.kids and all('"hand":null' in key and '"my_bid":null' in key for key in public.kids)
 
 
 def _play(bot_seat: int, seed: int) -> float:
@@ -172,7 +184,7 @@ def test_mountainhome_nodes_are_keyed_by_action_views_not_by_the_whole_observati
     from ai.evaluation import evaluator_for
 
     game, state = _mountainhome_commit_position()
-    searcher = ISMCTS(game, MCTSConfig(iterations=60, rollout_depth=4), seed=1)
+    searcher = ISMCTS(game, MCTSConfig(iterations=60, rollout_depth=4, public_tree=True), seed=1)
     action = searcher.search(state.observation(0), 0)
     state.check(0, action)
     root = searcher.root
@@ -180,7 +192,14 @@ def test_mountainhome_nodes_are_keyed_by_action_views_not_by_the_whole_observati
     # The other seat's sealed commitments all look alike to seat 0: one view however it bid.
     sealed = {views[1] for views, _ in root.kids}
     assert len(sealed) <= 2  # ("sealed", commit_bid) or its "ready"
-    assert len(root.stats[1]) > 1
+    public = searcher.public_root
+    assert public is not None and len(public.stats[1]) > 1
+    # The public tree (where seat 1 decides) sees seat 0's commitments as sealed too: seat 1's
+    # modelled replies cannot depend on what seat 0 committed.
+    assert public.kids and all(type(key) is tuple for key in public.kids)
+    from engine.games.mountainhome.constants import A_BID, A_READY
+
+    assert {views[0] for views, _ in public.kids} <= {("sealed", A_BID), (A_READY,)}
     assert evaluator_for("mountainhome") is not evaluator_for("no-such-game")
 
 
@@ -201,3 +220,39 @@ def test_mountainhome_evaluation_values_a_higher_sealed_bid_and_charges_each_rec
     again = richer.clone()
     again.bid.ncommit[0] += 3
     assert evaluate(again, 0.1)[0] < evaluate(richer, 0.1)[0]
+
+
+def test_mountainhome_public_digest_is_the_same_for_every_seat_and_every_deal() -> None:
+    # The public tree's key must hold only what every seat sees: the truth, and deals made from
+    # either seat's observation, give one public digest and one public view of each event.
+    from ai.evaluation import public_digest_for
+    from ai.ismcts import PUBLIC
+    from engine import get_game
+
+    game = get_game("mountainhome")
+    digest = public_digest_for("mountainhome")
+    assert digest is not None
+    checked = 0
+    for seed in range(3):
+        state = game.new_initial_state(2)
+        rng = random.Random(seed)
+        while not state.is_terminal() and checked < 60 * (seed + 1):
+            player = state.current_player()
+            if player == CHANCE:
+                state.apply(CHANCE, state.sample_chance(rng))
+                continue
+            if rng.random() < 0.3:
+                truth = digest(state)
+                for seat in range(2):
+                    for k in range(2):
+                        dealt = game.state_from_observation(state.observation(seat), seat, random.Random(k))
+                        assert digest(dealt) == truth
+                checked += 1
+            for seat in state.to_move():
+                legal = state.legal_actions(seat)
+                action = legal[rng.randrange(len(legal))]
+                view = state.action_view(PUBLIC, seat, action)
+                if view != action:  # hidden from the public: no part of a sealed choice shows
+                    assert view[0] in ("sealed", "shuffle", "select", "insert", "bottom")
+                state.apply(seat, action)
+    assert checked >= 60

@@ -67,3 +67,34 @@ def test_the_timed_mctsbot_stops_on_its_clock_between_simulations() -> None:
     inner.check(inner.current_player(), action)
     # One tick to set the deadline, then one check per simulation: 7 simulations.
     assert bot.simulations == 7
+
+
+def test_timed_ismcts_bot_plays_a_legal_mountainhome_move_from_world_samples() -> None:
+    import itertools
+
+    import ai_peer_ismcts
+
+    game = get_game("mountainhome")
+    osgame = ai_peer_ismcts.register("mountainhome", 2)
+    state = game.new_initial_state(2)
+    rng = random.Random(2)
+    while True:  # a decision with a choice, a few moves in
+        if state.current_player() == CHANCE:
+            state.apply(CHANCE, state.sample_chance(rng))
+            continue
+        seat = state.to_move()[0]
+        legal = state.legal_actions(seat)
+        if len(legal) > 1 and state.nact > 6:
+            break
+        state.apply(seat, legal[rng.randrange(len(legal))])
+    bot = ai_peer_ismcts.peer_bot(osgame, game, 5.0, 7)
+    ticks = itertools.count()
+    bot.clock = lambda: float(next(ticks))  # one tick per reading: the budget of 5 allows a few simulations
+    view = game.state_from_observation(state.observation(seat), seat, random.Random(1))
+    action = osgame.new_initial_state(view).engine_action(bot.step(osgame.new_initial_state(view)))
+    assert action in legal
+    assert 1 <= bot.simulations <= 5
+    # its information state is the seat's observation, the same in every world sample
+    wrapped = osgame.new_initial_state(view)
+    again = osgame.new_initial_state(game.state_from_observation(state.observation(seat), seat, random.Random(9)))
+    assert wrapped.information_state_string(seat) == again.information_state_string(seat)

@@ -30,9 +30,6 @@ FORBIDDEN_CALLS = {"open", "print", "input", "exec", "eval", "__import__"}
 ALLOWED = {
     "engine/cli.py",
     "engine/__main__.py",
-    "ai/arena.py",
-    "ai/__main__.py",
-    "ai/peer_openspiel.py",
 }
 
 
@@ -45,6 +42,11 @@ def _python_files():
 
 
 FILES = list(_python_files())
+
+
+def test_every_exempt_file_exists():
+    # an exemption for a file that is gone would silently cover the next file of that name
+    assert [rel for rel in sorted(ALLOWED) if not (ROOT / rel).is_file()] == []
 
 
 @pytest.mark.parametrize("rel, path", FILES, ids=[rel for rel, _ in FILES])

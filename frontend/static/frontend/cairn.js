@@ -190,9 +190,10 @@
     form.querySelectorAll(".game-option").forEach(function (el) {
       el.hidden = el.dataset.game !== game;
     });
-    // Each bot level's published rating is per game: relabel the seat choices.
+    // Each bot level's published rating is per game and table size: relabel the seat choices.
     var labelsEl = document.getElementById("bot-labels");
-    var labels = labelsEl ? (JSON.parse(labelsEl.textContent)[game] || {}) : {};
+    var allLabels = labelsEl ? JSON.parse(labelsEl.textContent) : {};
+    var labels = allLabels[game + "/" + n] || allLabels[game] || {};
     form.querySelectorAll(".seat-line select option").forEach(function (opt) {
       if (labels[opt.value]) opt.textContent = labels[opt.value];
     });

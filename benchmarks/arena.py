@@ -1,21 +1,24 @@
-"""Bot tournaments and search speed: ``python -m ai.arena``.
+"""Bot tournaments and search speed: ``python -m benchmarks.arena``.
 
-This is a command-line tool, the one module of ``ai/`` that reads a clock
-and writes files (like ``engine/cli.py`` for the engine); the search modules
-stay pure.
+A benchmark driver (it reads a clock, runs a process pool and writes files),
+so it lives in ``benchmarks/`` and ``ai/`` stays pure.
 
 Tournament::
 
-    python -m ai.arena match --game mountain-goats --a hard --b random \
+    python -m benchmarks.arena match --game mountain-goats --a hard --b random \
         --games 200 --budget iterations --scale 0.1 --jobs 2 \
         --jsonl runs/mg_hard_random.jsonl --json out.json --markdown out.md
 
 * Players are level names (``random``, ``easy``, ``medium``, ``hard``) or
-  ``mcts:it=800,depth=6,c=0.7,reuse=1`` for explicit settings.
+  ``mcts:it=800,depth=6,c=0.7,reuse=1`` for explicit settings (``pub=1``:
+  ISMCTS with the public tree for the other seats).
 * ``--budget iterations`` (default) ignores the levels' seconds and uses
   their iteration caps times ``--scale``: every game is then a pure function
   of ``--seed`` and the game number, so any figure can be reproduced exactly.
-  ``--budget seconds`` plays with the levels' wall-clock limits.
+  ``--budget seconds`` plays with the levels' wall-clock limits;
+  ``--budget cpu`` with the same limits measured in this process's CPU time
+  (``time.process_time``, injected as the search's clock), which a busy,
+  shared machine does not skew as it skews wall-clock time.
 * Seats rotate: in game ``g`` player A sits at seat ``g % players`` and B
   fills the other seats, so each side plays first equally often.
 * A win counts 1, a shared first place 1/2.  Win rates carry a 95% Wilson
@@ -23,7 +26,7 @@ Tournament::
 
 Speed::
 
-    python -m ai.arena speed --game mountain-goats --positions 20 --iterations 2000
+    python -m benchmarks.arena speed --game mountain-goats --positions 20 --iterations 2000
 
 prints MCTS iterations per second, over the same sampled positions, for full
 rollouts and for early-stopping rollouts.
@@ -45,10 +48,13 @@ from typing import Any, Optional
 from engine import get_game
 from engine.core import CHANCE, TERMINAL, Game, State
 
-from .bots import LEVELS, choose_action, level_config
-from .mcts import MCTS, MCTSConfig
+from ai.bots import LEVELS, choose_action, level_config
+from ai.mcts import MCTS, MCTSConfig
 
 Z95 = 1.959963984540054
+
+# Budgets measured by a clock: the levels' seconds on the wall clock, or in this process's CPU time.
+TIMED = {"seconds": time.perf_counter, "cpu": time.process_time}
 
 
 def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -84,12 +90,13 @@ class Player:
                 margin_weight=float(fields.get("margin", 0.1)),
                 rollout_depth=int(fields["depth"]) if "depth" in fields else None,
                 reuse_tree=fields.get("reuse", "0") == "1",
+                public_tree=fields.get("pub", "0") == "1",
             )
             self.reuse = config.reuse_tree
             self.config = config
         else:
             raise SystemExit(f"unknown player {spec!r}: a level ({', '.join(LEVELS)}) or mcts:it=N,...")
-        self.timed = budget == "seconds"
+        self.timed = budget in TIMED
         if self.config is not None and not self.timed:
             self.config = replace(self.config, seconds=None)
         if self.config is not None and self.timed and self.config.seconds is None:
@@ -115,7 +122,8 @@ def play_game(game_id: str, players: int, specs: list[str], budget: str, scale: 
     game = load_game(game_id)
     game_id = game.id
     sides = [Player(spec, budget, scale, game_id) for spec in specs]
-    clock = time.perf_counter if budget == "seconds" else None
+    clock = TIMED.get(budget)
+    timer = clock or time.perf_counter
     state = game.new_initial_state(players)
     chance = random.Random(f"chance:{seed}:{number}")
     searchers: dict[int, MCTS] = {}
@@ -139,7 +147,7 @@ def play_game(game_id: str, players: int, specs: list[str], budget: str, scale: 
         seat = state.to_move()[0]
         side = sides[seat]
         move_seed = _mix(seed, number, events, seat)
-        started = time.perf_counter()
+        started = timer()
         if side.reuse and game.perfect_information and side.config is not None:
             searcher = searchers.get(seat)
             if searcher is None:
@@ -150,7 +158,7 @@ def play_game(game_id: str, players: int, specs: list[str], budget: str, scale: 
         else:
             action, done = _choose(game, state, seat, side, move_seed, clock)
             iters[seat] += done
-        think[seat] += time.perf_counter() - started
+        think[seat] += timer() - started
         moves[seat] += 1
         state.check(seat, action)
         _advance(searchers, seat, action)
@@ -177,7 +185,7 @@ def _choose(game: Game, state: State, seat: int, side: Player, seed: int, clock:
     observation = state.observation(seat)
     if side.config is None:
         return choose_action(game, observation, seat, level="random", seed=seed), 0
-    from .bots import make_searcher
+    from ai.bots import make_searcher
 
     legal = state.legal_actions(seat)
     if len(legal) == 1:
@@ -247,13 +255,24 @@ def run_match(
 
 
 def summarize(game_id: str, a: str, b: str, rows: list[dict[str, Any]], **info: Any) -> dict[str, Any]:
+    """A's wins (a shared first place split) and, for 3-4 players, A's pairwise score.
+
+    Pairwise: in each game A meets every other seat once, scoring 1 for finishing ahead of it, 1/2
+    for a tie; ``pair_points / pairs`` is then a 2-player score that ratings can use at any table size.
+    """
     points = 0.0
+    pair_points = 0.0
+    pairs = 0
     for row in rows:
         seat_a = row["seats"].index(a) if a != b else row["game"] % len(row["seats"])
         ranking = row["ranking"]
         if ranking[seat_a] == 0:
             firsts = sum(1 for r in ranking if r == 0)
             points += 1.0 / firsts
+        for seat, place in enumerate(ranking):
+            if seat != seat_a:
+                pairs += 1
+                pair_points += 1.0 if ranking[seat_a] < place else 0.5 if ranking[seat_a] == place else 0.0
     n = len(rows)
     low, high = wilson(points, n)
     speed: dict[str, Any] = {}
@@ -273,6 +292,8 @@ def summarize(game_id: str, a: str, b: str, rows: list[dict[str, Any]], **info: 
         "a_points": points,
         "a_win_rate": points / n if n else None,
         "ci95": [round(low, 4), round(high, 4)],
+        "pair_points": pair_points,
+        "pairs": pairs,
         "iterations_per_second": speed,
         **{k: v for k, v in info.items() if k != "wall"},
         "wall_seconds": round(info.get("wall", 0.0), 1),
@@ -316,6 +337,9 @@ def chain_ratings(summaries: list[dict[str, Any]]) -> dict[str, int]:
     Each summary (A vs B) fixes A = B + gap once B is rated; summaries are
     applied until no more levels can be rated.  The first summary that rates
     a level wins; later ones serve as checks.
+
+    With more than two players the gap comes from A's pairwise score (``pair_points`` of
+    ``pairs``: finishing ahead of each other seat), since a win of 1/3 is par at a 3-seat table.
     """
     ratings: dict[str, float] = {"random": RATING_ANCHOR}
     changed = True
@@ -323,7 +347,10 @@ def chain_ratings(summaries: list[dict[str, Any]]) -> dict[str, int]:
         changed = False
         for summary in summaries:
             a, b = summary["a"], summary["b"]
-            gap = elo_gap(summary["a_points"], summary["games"])
+            if summary.get("players", 2) > 2:
+                gap = elo_gap(summary["pair_points"], summary["pairs"])
+            else:
+                gap = elo_gap(summary["a_points"], summary["games"])
             if b in ratings and a not in ratings:
                 ratings[a] = ratings[b] + gap
                 changed = True
@@ -369,7 +396,7 @@ def measure_speed(game_id: str, players: int, positions: int, iterations: int, s
             searcher: Any = MCTS(game_id, config, seed=seed + k)
             searcher.search(state)
         else:  # hidden information: ISMCTS from the observation of the seat to move
-            from .ismcts import ISMCTS
+            from ai.ismcts import ISMCTS
 
             seat = state.to_move()[0]
             searcher = ISMCTS(game, config, seed=seed + k)
@@ -391,7 +418,7 @@ def measure_speed(game_id: str, players: int, positions: int, iterations: int, s
 
 
 def main(argv: Optional[list[str]] = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m ai.arena", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.arena", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     m = sub.add_parser("match", help="a tournament between two players, seats rotated")
     m.add_argument("--game", default="mountain-goats")
@@ -399,7 +426,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     m.add_argument("--b", required=True)
     m.add_argument("--games", type=int, default=200)
     m.add_argument("--players", type=int, default=2)
-    m.add_argument("--budget", choices=("iterations", "seconds"), default="iterations")
+    m.add_argument("--budget", choices=("iterations", "seconds", "cpu"), default="iterations")
     m.add_argument("--scale", type=float, default=1.0, help="multiplies the levels' iteration caps")
     m.add_argument("--seed", type=int, default=0)
     m.add_argument("--jobs", type=int, default=1)
@@ -431,13 +458,18 @@ def main(argv: Optional[list[str]] = None) -> int:
         for path in args.summaries:
             with open(path, encoding="utf-8") as handle:
                 loaded.append(json.load(handle))
-        games = sorted({s["game"] for s in loaded})
-        print(json.dumps({g: chain_ratings([s for s in loaded if s["game"] == g]) for g in games}, indent=2))
+        tables = sorted({(s["game"], s.get("players", 2)) for s in loaded})
+        print(json.dumps({
+            f"{g}/{n}p": chain_ratings([s for s in loaded if s["game"] == g and s.get("players", 2) == n])
+            for g, n in tables
+        }, indent=2))
         return 0
     if args.command == "summary":
         with open(args.jsonl, encoding="utf-8") as handle:
             rows = sorted((json.loads(line) for line in handle), key=lambda row: row["game"])
-        summary = summarize(args.game, args.a, args.b, rows, budget=args.budget, scale=args.scale, seed=args.seed)
+        players = len(rows[0]["seats"]) if rows else 2
+        summary = summarize(args.game, args.a, args.b, rows, players=players, budget=args.budget, scale=args.scale,
+                            seed=args.seed)
         _emit(summary, args.json, args.markdown)
         return 0
     if args.command == "speed":

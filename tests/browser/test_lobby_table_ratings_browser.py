@@ -1,0 +1,35 @@
+"""In a real browser: the lobby's bot choices show the rating for the chosen game and table size (issue 17)."""
+
+from __future__ import annotations
+
+import pytest
+
+import ai
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, databases="__all__")]
+
+
+def test_the_seat_labels_follow_the_number_of_players(live_asgi_url, browser_page):
+    page = browser_page
+    base = live_asgi_url
+    page.goto(f"{base}/signup/")
+    page.fill("#id_username", "tablesize")
+    page.fill("#id_password1", "goats-climb-high-42")
+    page.fill("#id_password2", "goats-climb-high-42")
+    page.get_by_role("button", name="Sign up").click()
+    page.wait_for_url(f"{base}/")
+
+    hard = ai.LEVELS["hard"]
+    three = hard["table_ratings"]["mountain-goats"][3]
+    two = hard["rating"]["mountain-goats"]
+    assert three != two
+    option = page.locator("select[name=seat_1] option[value='bot:hard']")
+    page.select_option("select[name=game]", "mountain-goats")
+    page.select_option("select[name=players]", "3")
+    assert option.inner_text() == f"Bot: Hard ({three})"
+    page.select_option("select[name=players]", "2")
+    assert option.inner_text() == f"Bot: Hard ({two})"
+    # medium has no 3-seat measurement: its label carries no number there
+    if 3 not in ((ai.LEVELS["medium"].get("table_ratings") or {}).get("mountain-goats") or {}):
+        page.select_option("select[name=players]", "3")
+        assert page.locator("select[name=seat_1] option[value='bot:medium']").inner_text() == "Bot: Medium"

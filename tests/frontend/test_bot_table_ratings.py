@@ -1,0 +1,28 @@
+"""Bot ratings per table size in the lobby's seat labels (issue 17)."""
+
+from __future__ import annotations
+
+import ai
+from frontend.forms import bot_label, bot_labels_by_game
+
+
+def test_labels_follow_the_table_size(monkeypatch) -> None:
+    hard = dict(ai.LEVELS["hard"], table_ratings={"mountain-goats": {3: 1777}})
+    monkeypatch.setitem(ai.LEVELS, "hard", hard)
+    labels = bot_labels_by_game()
+    two = hard["rating"]["mountain-goats"]
+    assert labels["mountain-goats"]["bot:hard"] == f"Bot: Hard ({two})"
+    assert labels["mountain-goats/3"]["bot:hard"] == "Bot: Hard (1777)"
+    # a size without a measured rating shows the level's name only, never the 2-player figure
+    assert labels["mountain-goats/4"]["bot:hard"] == "Bot: Hard"
+    assert bot_label("hard", "mountain-goats", 3) == "Bot: Hard (1777)"
+    assert "mountainhome/2" not in labels and "mountain-goats/2" not in labels
+
+
+def test_every_published_table_rating_is_for_a_real_level_game_and_size() -> None:
+    from engine import get_game
+
+    for level, info in ai.LEVELS.items():
+        for game_id, sizes in (info.get("table_ratings") or {}).items():
+            counts = get_game(game_id).player_counts()
+            assert sizes and all(n in counts and n > 2 and isinstance(r, int) for n, r in sizes.items()), level
