@@ -132,6 +132,8 @@ def _check_log(record: dict[str, Any], seed: bytes, events: list[Any], seqs: lis
     if not isinstance(log, list) or not log:
         raise _AuditFailure(None, "a cairn-record/2 of a finished match needs its 'log': every event of the match")
     match_id = record.get("match")
+    if not isinstance(match_id, int) or isinstance(match_id, bool):
+        raise _AuditFailure(None, f"'match' must be the match's id (a whole number), not {match_id!r}")
     prev_hash = chain.GENESIS_HASH
     entries: list[Any] = []
     entry_seqs: list[int] = []
@@ -164,7 +166,10 @@ def _check_log(record: dict[str, Any], seed: bytes, events: list[Any], seqs: lis
             entries.append(payload)
             entry_seqs.append(position)
         elif item["type"] in ("resigned", "timed_out") and isinstance(payload, dict):
-            forfeits.append(payload.get("seat"))
+            seat = payload.get("seat")
+            if not isinstance(seat, int) or isinstance(seat, bool):
+                raise _AuditFailure(None, f"event {position}: a {item['type']} event names no seat")
+            forfeits.append(seat)
         elif item["type"] == "aborted":
             aborted = True
         elif item["type"] == "finished":

@@ -79,7 +79,8 @@ def shop_price(card: str, profile: str = "seed") -> int | None:
     if data is None:
         return None
     prices = CONSTANTS["shop"]["profiles"].get(profile, CONSTANTS["shop"]["profiles"]["seed"])["price_shinies"]
-    return prices.get(data["type"])
+    price: int | None = prices.get(data["type"])
+    return price
 
 
 def pending_choice(observation: dict[str, Any]) -> str | None:
