@@ -22,6 +22,20 @@ from .test_consumers import TIMEOUT, connect_as
 pytestmark = pytest.mark.django_db(transaction=True, databases="__all__")
 
 
+@pytest.fixture(autouse=True)
+def _fresh_render_pool():  # noqa: ANN202
+    """Each test gets a fresh render pool, whose threads' database connections are closed after it."""
+    from django.db import connections
+
+    yield
+    pool = fanout._pool
+    if pool is not None:
+        for future in [pool.submit(connections.close_all) for _ in range(pool._max_workers)]:
+            future.result(timeout=10)
+        pool.shutdown(wait=True)
+        fanout._pool = None
+
+
 @pytest.fixture
 def renders(monkeypatch):  # noqa: ANN001, ANN201
     """Every render of a viewer class, as (class, match id) in order."""
