@@ -48,7 +48,7 @@ from games import selectors
 from games.errors import NotFound
 from games.models import Match
 
-from .live import ranked_panel, render_match_fragment
+from .live import LOG_ROWS, ranked_panel, render_match_fragment
 
 T = TypeVar("T")
 
@@ -126,11 +126,14 @@ class Position:
 
     aggregate: Any
     ranked: Any
+    newest: Any = None  # the newest event rows, for every class's event log
 
 
 def _load_position(match: Match) -> Position:
     aggregate = selectors.load_aggregate(match)
-    return Position(aggregate=aggregate, ranked=ranked_panel(match, aggregate))
+    # Twice the log's rows: a game with hidden events reads that many for one viewer (selectors.visible_events).
+    newest = selectors.newest_rows(match, aggregate, 2 * LOG_ROWS)
+    return Position(aggregate=aggregate, ranked=ranked_panel(match, aggregate), newest=newest)
 
 
 def render_for_class(match: Match, user: Any, cls: str, position: Position | None = None) -> str:
@@ -143,7 +146,9 @@ def render_for_class(match: Match, user: Any, cls: str, position: Position | Non
     """
     if position is None:
         return render_match_fragment(match, user, oob=True)
-    return render_match_fragment(match, user, oob=True, aggregate=position.aggregate, ranked=position.ranked)
+    return render_match_fragment(
+        match, user, oob=True, aggregate=position.aggregate, ranked=position.ranked, newest=position.newest
+    )
 
 
 class Coalescer:

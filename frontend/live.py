@@ -22,6 +22,7 @@ from .presenters import Player
 
 EVENT_LOG_LIMIT = 40
 LOG_CONTEXT = 8  # events read before the shown ones, so the first shown line knows who moved
+LOG_ROWS = EVENT_LOG_LIMIT + LOG_CONTEXT
 REPLAY_LOG_WINDOW = 60  # events listed on each side of the current one in a replay
 
 
@@ -138,10 +139,11 @@ _UNSET: Any = object()
 
 def match_context(
     match: Match, user: Any, *, error: str | None = None, oob: bool = False, aggregate: Any = None,
-    ranked: Any = _UNSET,
+    ranked: Any = _UNSET, newest: Any = None,
 ) -> dict[str, Any]:
-    """The fragment's context for ``user``.  ``aggregate`` and ``ranked`` (the ranked panel's data, the
-    same for every viewer) may be given by a caller that renders one position for several viewers."""
+    """The fragment's context for ``user``.  ``aggregate``, ``ranked`` (the ranked panel's data, the
+    same for every viewer) and ``newest`` (the newest event rows, ``selectors.newest_rows``) may be
+    given by a caller that renders one position for several viewers."""
     if aggregate is None:
         aggregate = selectors.load_aggregate(match)
     if selectors.seat_of(match, user) is None:  # spectators of a rated match may see it N moves behind
@@ -151,7 +153,7 @@ def match_context(
     view = selectors.match_view(match, user, aggregate=aggregate)
     players = players_of(view)
     # Only the newest events (a few more than shown: a describer takes the mover from the lines before).
-    events = list(selectors.visible_events(match, user, aggregate=aggregate, last=EVENT_LOG_LIMIT + LOG_CONTEXT))
+    events = list(selectors.visible_events(match, user, aggregate=aggregate, last=LOG_ROWS, newest=newest))
     view["recent"] = recent.recent_events(match, user, view, aggregate=aggregate, known=events)  # frontend/recent.py
     log = event_log(events, players, view["game"])[-EVENT_LOG_LIMIT:]
     log.reverse()
@@ -199,10 +201,10 @@ def _ranked(match: Match, aggregate: Any) -> dict[str, Any] | None:
 
 def render_match_fragment(
     match: Match, user: Any, *, error: str | None = None, oob: bool = False, request=None,
-    aggregate: Any = None, ranked: Any = _UNSET,
+    aggregate: Any = None, ranked: Any = _UNSET, newest: Any = None,
 ) -> str:
     """The ``#match-live`` fragment for ``user`` (``oob``: marked for an htmx out-of-band swap)."""
-    context = match_context(match, user, error=error, oob=oob, aggregate=aggregate, ranked=ranked)
+    context = match_context(match, user, error=error, oob=oob, aggregate=aggregate, ranked=ranked, newest=newest)
     return render_to_string("frontend/match_live.html", context, request=request)
 
 

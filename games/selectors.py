@@ -32,7 +32,7 @@ def _match_pk(match_id: Any) -> int:
 def get_match(match_id: Any) -> Match:
     pk = _match_pk(match_id)
     try:
-        return Match.objects.prefetch_related(_seats_prefetch()).get(pk=pk)
+        return Match.objects.select_related("created_by").prefetch_related(_seats_prefetch()).get(pk=pk)
     except Match.DoesNotExist:
         raise NotFound(f"no match {pk}", code="match_not_found") from None
 
@@ -174,7 +174,8 @@ def match_view_at(match: Match, user: Any, seq: int) -> dict[str, Any]:
 
 
 def visible_events(
-    match: Match, user: Any, after: int = 0, *, aggregate: MatchAggregate | None = None, last: int | None = None
+    match: Match, user: Any, after: int = 0, *, aggregate: MatchAggregate | None = None, last: int | None = None,
+    newest: "NewestRows | None" = None,
 ) -> list[dict[str, Any]]:
     """The events after ``after`` that ``user`` may see, oldest first.
 
@@ -184,7 +185,9 @@ def visible_events(
     redactions are decided during the fold), loaded here if not given; the
     events are then read from ``after`` on only, never replayed again.
     ``last``: only the newest ``last`` of them (a live log: O(last) however
-    long the match).
+    long the match).  ``newest``: the newest stored rows up to the
+    aggregate's seq, already read by the caller for several viewers of one
+    position (:func:`newest_rows`); used instead of a query when they suffice.
     """
     viewer = seat_of(match, user)
     redacts = projection.has_redaction(match.game_id, match.players, match.options)
@@ -208,11 +211,32 @@ def visible_events(
         return []
     fetch = last if not redacts else 2 * last  # some hidden events are not listed at all for this viewer
     while True:
-        rows = load_rows(match.pk, after=after, until=until, last=fetch)
+        rows = newest.take(fetch, until) if newest is not None and after == 0 else None
+        if rows is None:
+            rows = load_rows(match.pk, after=after, until=until, last=fetch)
         shown = project(rows)
         if len(shown) >= last or len(rows) < fetch:
             return shown[-last:]
         fetch *= 2
+
+
+class NewestRows:
+    """The newest stored rows of a match up to one seq, read once and shared by every viewer of that position."""
+
+    def __init__(self, match: Match, until: int, count: int) -> None:
+        self.until = until
+        self.rows = load_rows(match.pk, until=until, last=count)
+        self.complete = len(self.rows) < count  # every row of the match up to ``until`` is here
+
+    def take(self, fetch: int, until: int | None) -> list[Any] | None:
+        """The newest ``fetch`` rows up to ``until``, as ``load_rows(..., last=fetch)`` reads them, or None."""
+        if until != self.until or (len(self.rows) < fetch and not self.complete):
+            return None
+        return self.rows[-fetch:]
+
+
+def newest_rows(match: Match, aggregate: MatchAggregate, count: int) -> NewestRows:
+    return NewestRows(match, aggregate.seq, count)
 
 
 def record(match: Match, user: Any) -> dict[str, Any]:

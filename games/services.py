@@ -114,7 +114,10 @@ def _update_deadline(match: Match, aggregate: MatchAggregate) -> None:
         nxt = aggregate.clock.next_deadline()
         if nxt:
             deadline, seat = nxt
-    MatchClock.objects.update_or_create(match_id=match.pk, defaults={"seq": match.seq, "deadline": deadline, "seat": seat})
+    # One UPDATE on every move; the row is created by the first save of a timed match.
+    fields = {"seq": match.seq, "deadline": deadline, "seat": seat}
+    if not MatchClock.objects.filter(match_id=match.pk).update(**fields):
+        MatchClock.objects.create(match_id=match.pk, **fields)
     if deadline is None or (deadline - timezone.now()).total_seconds() > MAX_ETA_SECONDS:
         return
     match_id, seq = match.pk, match.seq

@@ -5,7 +5,11 @@ aggregate for a match that is always the fold of *all* its stored events:
 
 * the cache is keyed by (database alias, match id) and holds at most
   ``CAIRN_SNAPSHOT_MATCHES`` aggregates (least recently used out first);
-* every load reads the stored events from the cached aggregate's own ``seq``
+* a cached aggregate at the very (``seq``, last hash) of the match row the
+  caller read is that position, and is used with no query (the row's hash is
+  written with its event in one transaction, and the hash chain makes it
+  stand for every event before it);
+* otherwise a load reads the stored events from the cached aggregate's own ``seq``
   on (one indexed query): the first must be that event with that hash, or the
   entry is dropped and the match is replayed from its first event.  The hash
   chain makes the last hash stand for the whole prefix, so an aggregate of
@@ -107,6 +111,11 @@ def load(match: Any) -> MatchAggregate:
     if aggregate is not None and (aggregate.game.id != match.game_id or aggregate.players != match.players):
         cache.drop(key, aggregate.seq, aggregate.last_hash)
         aggregate = None
+    if aggregate is not None and aggregate.seq == match.seq and aggregate.last_hash == match.last_hash:
+        # The match row the caller read names this very position (its seq and the hash of its last event,
+        # written with that event in one transaction): the chain makes the hash stand for every event.
+        cache.stats["current"] = cache.stats.get("current", 0) + 1
+        return aggregate
     if aggregate is not None:
         # From the cached seq on: the first row must be the cached last event, unchanged.
         rows = load_fold_rows(match.pk, after=aggregate.seq - 1)

@@ -182,8 +182,8 @@ class ActionsView(APIView):
 
     @extend_schema(request=ActionSerializer, responses={201: SeqSerializer, **ERRORS})
     def post(self, request: Request, match_id: int) -> Response:
-        selectors.get_match(match_id)  # 404 before validating the body
         if not isinstance(request.data, dict) or "action" not in request.data:
+            selectors.get_match(match_id)  # 404 before validating the body
             raise BadRequest("the body must be {\"action\": {...}, \"expected_seq\": n}", code="malformed_action")
         expected = request.data.get("expected_seq")
         seq = services.submit_action(

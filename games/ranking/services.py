@@ -46,7 +46,10 @@ def ranked_view(
     from .models import RatingChange
 
     now = now or timezone.now()
-    seats = list(Seat.objects.select_related("user").filter(match=match).order_by("index"))
+    if "seats" in getattr(match, "_prefetched_objects_cache", {}):  # selectors.get_match's prefetch (users joined)
+        seats = match_selectors.seats_of(match)
+    else:
+        seats = list(Seat.objects.select_related("user").filter(match=match).order_by("index"))
     if not seats:
         raise NotFound(f"no match {match.pk}", code="match_not_found")
     if aggregate is None:
@@ -58,7 +61,7 @@ def ranked_view(
          "before_shown": ratings.shown(c.rating_before), "after_shown": ratings.shown(c.rating_after),
          "deviation": round(c.deviation_after, 2), "system": c.system}
         for c in RatingChange.objects.select_related("user").filter(match=match).order_by("seat")
-    ]
+    ] if match.status == Match.Status.FINISHED else []  # ratings change only when a match ends
     return {
         "match": match.pk,
         "rated": match.rated,
