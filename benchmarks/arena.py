@@ -11,7 +11,8 @@ Tournament::
 
 * Players are level names (``random``, ``easy``, ``medium``, ``hard``) or
   ``mcts:it=800,depth=6,c=0.7,reuse=1`` for explicit settings (``pub=1``:
-  ISMCTS with the public tree for the other seats).
+  ISMCTS with the public tree for the other seats; ``prune=0``: ISMCTS
+  without the game's move filter, as before issue 17's fix).
 * ``--budget iterations`` (default) ignores the levels' seconds and uses
   their iteration caps times ``--scale``: every game is then a pure function
   of ``--seed`` and the game number, so any figure can be reproduced exactly.
@@ -91,6 +92,7 @@ class Player:
                 rollout_depth=int(fields["depth"]) if "depth" in fields else None,
                 reuse_tree=fields.get("reuse", "0") == "1",
                 public_tree=fields.get("pub", "0") == "1",
+                prune_moves=fields.get("prune", "1") == "1",
             )
             self.reuse = config.reuse_tree
             self.config = config
