@@ -64,7 +64,7 @@ LEVELS: dict[str, dict[str, Any]] = {
         "description": "Monte Carlo tree search, at most 0.5 s of thinking per move",
         "seconds": 0.5,
         "iterations": 2000,
-        "rating": {"mountain-goats": 1885, "mountainhome": 1224},
+        "rating": {"mountain-goats": 1885, "nanga-parbat": 1419, "mountainhome": 1224},
     },
     "hard": {
         "label": "Hard",
