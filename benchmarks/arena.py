@@ -132,6 +132,7 @@ def play_game(game_id: str, players: int, specs: list[str], budget: str, scale: 
     think = [0.0] * players
     iters = [0] * players
     moves = [0] * players
+    verbs: list[dict[str, int]] = [{} for _ in range(players)]  # decisions per seat by record verb ("do")
     events = 0
     while True:
         player = state.current_player()
@@ -163,6 +164,8 @@ def play_game(game_id: str, players: int, specs: list[str], budget: str, scale: 
         think[seat] += timer() - started
         moves[seat] += 1
         state.check(seat, action)
+        verb = _verb(state, seat, action)
+        verbs[seat][verb] = verbs[seat].get(verb, 0) + 1
         _advance(searchers, seat, action)
         state.apply(seat, action)
         events += 1
@@ -175,7 +178,17 @@ def play_game(game_id: str, players: int, specs: list[str], budget: str, scale: 
         "think_seconds": [round(t, 4) for t in think],
         "iterations": iters,
         "moves": moves,
+        "verbs": verbs,
     }
+
+
+def _verb(state: State, seat: int, action: Any) -> str:
+    """The record verb of a decision (``"do"`` in record notation), for counting re-commitments and the like."""
+    try:
+        data = state.action_to_json(seat, action)
+    except Exception:  # a game without record notation for this action
+        return "?"
+    return str(data.get("do", "?")) if isinstance(data, dict) else "?"
 
 
 def _advance(searchers: dict[int, MCTS], seat: int, action: Any) -> None:
