@@ -10,7 +10,8 @@ ahead of another seat, 1/2 for a tie: the 2-player equivalent at 3-4 seats), and
 decisions per game of A and of one B seat (a bot that keeps re-committing a sealed bid shows up
 here), and, for games recorded with per-verb counts (``verbs``, since issue 17's fix), the mean
 number of ``commit_bid`` entries per game of A and of one B seat.  ``--ratings`` adds the level ratings per game and table size (random = 800), chained as
-``python -m benchmarks.arena ratings`` does.
+``python -m benchmarks.arena ratings`` does; ``--anchor PLAYER=RATING`` fixes another player's rating
+(the opponent of a ladder whose rating was published from other runs).
 """
 
 from __future__ import annotations
@@ -69,6 +70,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("files", nargs="+")
     parser.add_argument("--ratings", action="store_true")
+    parser.add_argument("--anchor", action="append", default=[], metavar="PLAYER=RATING",
+                        help="a player's fixed rating besides random = 800 (repeatable)")
     args = parser.parse_args(argv)
     print("| raw file | game | players | A | B | games | A's win rate | 95% CI | A's pairwise score | decisions per game, A / B"
           " | commit_bid entries per game, A / B |")
@@ -84,7 +87,8 @@ def main(argv: list[str] | None = None) -> int:
         print("| game | players | ratings (random = 800) |")
         print("|---|---:|---|")
         for game, players in tables:
-            ratings = chain_ratings([s for s in summaries if s["game"] == game and s["players"] == players])
+            anchors = {name: float(value) for name, value in (item.rsplit("=", 1) for item in args.anchor)}
+            ratings = chain_ratings([s for s in summaries if s["game"] == game and s["players"] == players], anchors)
             print(f"| {game} | {players} | {', '.join(f'{k} {v}' for k, v in sorted(ratings.items(), key=lambda kv: kv[1]))} |")
     return 0
 

@@ -346,17 +346,19 @@ def elo_gap(points: float, games: int) -> float:
     return 400.0 * math.log10(p / (1.0 - p))
 
 
-def chain_ratings(summaries: list[dict[str, Any]]) -> dict[str, int]:
+def chain_ratings(summaries: list[dict[str, Any]], anchors: Optional[dict[str, float]] = None) -> dict[str, int]:
     """Ratings of levels from match summaries, anchored at ``random`` = RATING_ANCHOR.
 
     Each summary (A vs B) fixes A = B + gap once B is rated; summaries are
     applied until no more levels can be rated.  The first summary that rates
-    a level wins; later ones serve as checks.
+    a level wins; later ones serve as checks.  ``anchors`` fixes more ratings
+    (a player whose rating was published from other runs, e.g. the level a
+    ladder plays against).
 
     With more than two players the gap comes from A's pairwise score (``pair_points`` of
     ``pairs``: finishing ahead of each other seat), since a win of 1/3 is par at a 3-seat table.
     """
-    ratings: dict[str, float] = {"random": RATING_ANCHOR}
+    ratings: dict[str, float] = {"random": RATING_ANCHOR, **(anchors or {})}
     changed = True
     while changed:
         changed = False
