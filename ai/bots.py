@@ -59,7 +59,7 @@ LEVELS: dict[str, dict[str, Any]] = {
         "seconds": 0.1,
         "iterations": 400,
         "rating": {"mountain-goats": 1529, "nanga-parbat": 1230, "mountainhome": 1162},
-        "table_ratings": {"mountain-goats": {3: 1000, 4: 997}, "mountainhome": {3: 1279, 4: 764}},
+        "table_ratings": {"mountain-goats": {3: 1000, 4: 997}},
     },
     "medium": {
         "label": "Medium",
@@ -74,7 +74,7 @@ LEVELS: dict[str, dict[str, Any]] = {
         "seconds": 2.0,
         "iterations": 8000,
         "rating": {"mountain-goats": 2289, "nanga-parbat": 1650, "mountainhome": 1333},
-        "table_ratings": {"mountain-goats": {3: 1445, 4: 1514}, "mountainhome": {3: 1407, 4: 1146}},
+        "table_ratings": {"mountain-goats": {3: 1445, 4: 1514}},
     },
 }
 
