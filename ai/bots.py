@@ -58,23 +58,23 @@ LEVELS: dict[str, dict[str, Any]] = {
         "description": "Monte Carlo tree search, at most 0.1 s of thinking per move",
         "seconds": 0.1,
         "iterations": 400,
-        "rating": {"mountain-goats": 1529, "nanga-parbat": 1230, "mountainhome": 1162},
-        "table_ratings": {"mountain-goats": {3: 1000, 4: 997}},
+        "rating": {"mountain-goats": 1529, "nanga-parbat": 1230, "mountainhome": 903},
+        "table_ratings": {"mountain-goats": {3: 1141, 4: 1393}},
     },
     "medium": {
         "label": "Medium",
         "description": "Monte Carlo tree search, at most 0.5 s of thinking per move",
         "seconds": 0.5,
         "iterations": 2000,
-        "rating": {"mountain-goats": 1885, "nanga-parbat": 1419, "mountainhome": 1224},
+        "rating": {"mountain-goats": 1885, "nanga-parbat": 1419, "mountainhome": 1333},
     },
     "hard": {
         "label": "Hard",
         "description": "Monte Carlo tree search, at most 2 s of thinking per move",
         "seconds": 2.0,
         "iterations": 8000,
-        "rating": {"mountain-goats": 2289, "nanga-parbat": 1650, "mountainhome": 1333},
-        "table_ratings": {"mountain-goats": {3: 1445, 4: 1514}},
+        "rating": {"mountain-goats": 2289, "nanga-parbat": 1650, "mountainhome": 1653},
+        "table_ratings": {"mountain-goats": {3: 1841, 4: 1912}},
     },
 }
 

@@ -51,7 +51,7 @@ def row_for(path: str) -> tuple[dict, str]:
     moves_b = sum(r["moves"][(r["game"] + 1) % players] for r in rows) / n
     low, high = summary["ci95"]
     counted = [r for r in rows if "verbs" in r]  # games recorded since the arena counts verbs
-    if counted:
+    if counted and game == "mountainhome":  # the only game with sealed commitments
         k = len(counted)
         bids_a = sum(r["verbs"][r["game"] % players].get("commit_bid", 0) for r in counted) / k
         bids_b = sum(r["verbs"][(r["game"] + 1) % players].get("commit_bid", 0) for r in counted) / k
