@@ -42,6 +42,14 @@ Search", with the decoupled handling of simultaneous moves:
   (strategy fusion the wrong way round); the more iterations, the better it
   learns to (docs/AI.md, issue 17).
 
+* **A move filter** (``MCTSConfig.prune_moves``, on): a game may list in
+  ``ai.evaluation.MOVE_FILTERS`` which of a seat's legal moves the search
+  considers (in the tree, the rollouts and the final choice), from the seat's
+  own legal moves and commitment only.  Mountainhome's keeps one path to each
+  sealed commitment (cards in order, then uses, then ``ready``): the rules let
+  a seat replace its commitment at will, and a search that could undo its own
+  steps random-walked through them (docs/AI.md, issue 17).
+
 Each seat's statistics hold that seat's own reward, so other seats are
 modelled as maximising their own result (max^n).
 """
