@@ -14,7 +14,7 @@ seat cannot:
 Budgets: each level has a wall-clock limit (``seconds``) and an iteration cap
 (``iterations``, for Mountain Goats; other games scale it by
 ``ai.evaluation.ITERATION_FACTOR`` so that the cap takes about ``seconds`` on
-the reference machine).  ``ai/`` reads no clock (tests/engine/test_purity.py):
+the reference machine, or set it per level in ``ai.evaluation.LEVEL_ITERATIONS``).  ``ai/`` reads no clock (tests/engine/test_purity.py):
 a caller that wants the wall-clock limit enforced passes a clock in, e.g.
 ``choose_move(..., clock=time.perf_counter)``, and the search stops at
 whichever limit comes first.  Without a clock only the iteration cap applies
@@ -30,7 +30,7 @@ from typing import Any, Callable, Mapping, Optional
 from engine import get_game
 from engine.core import Game
 
-from .evaluation import ITERATION_FACTOR, ROLLOUT_DEPTH
+from .evaluation import ITERATION_FACTOR, LEVEL_ITERATIONS, ROLLOUT_DEPTH
 from .ismcts import ISMCTS
 from .mcts import MCTS, MCTSConfig
 
@@ -39,8 +39,10 @@ from .mcts import MCTS, MCTSConfig
 # ("Ratings"); a game or level without a run has no entry.  "table_ratings":
 # per game and table size (3, 4 seats), from the pairwise scores of the runs in
 # docs/AI.md ("3 and 4 players"; `python benchmarks/ai_tables.py --ratings
-# benchmarks/ai_results/tables/*.jsonl`); medium has none (not run).  Iteration caps are
-# set near what the time limit allows for Mountain Goats on the reference
+# benchmarks/ai_results/tables/*.jsonl`); medium has none (not run), and Mountainhome has none
+# since its levels changed (issue 17: measured with the old ones).  Mountainhome's 2-player ratings
+# chain from its ladder against the old medium level (docs/AI.md, "Why more iterations lost").
+# Iteration caps are set near what the time limit allows for Mountain Goats on the reference
 # machine.
 LEVELS: dict[str, dict[str, Any]] = {
     "random": {
@@ -56,23 +58,23 @@ LEVELS: dict[str, dict[str, Any]] = {
         "description": "Monte Carlo tree search, at most 0.1 s of thinking per move",
         "seconds": 0.1,
         "iterations": 400,
-        "rating": {"mountain-goats": 1529, "nanga-parbat": 1230, "mountainhome": 1162},
-        "table_ratings": {"mountain-goats": {3: 1000, 4: 997}, "mountainhome": {3: 1279, 4: 764}},
+        "rating": {"mountain-goats": 1529, "nanga-parbat": 1230, "mountainhome": 903},
+        "table_ratings": {"mountain-goats": {3: 1141, 4: 1393}},
     },
     "medium": {
         "label": "Medium",
         "description": "Monte Carlo tree search, at most 0.5 s of thinking per move",
         "seconds": 0.5,
         "iterations": 2000,
-        "rating": {"mountain-goats": 1885, "mountainhome": 1224},
+        "rating": {"mountain-goats": 1885, "nanga-parbat": 1419, "mountainhome": 1333},
     },
     "hard": {
         "label": "Hard",
         "description": "Monte Carlo tree search, at most 2 s of thinking per move",
         "seconds": 2.0,
         "iterations": 8000,
-        "rating": {"mountain-goats": 2289, "nanga-parbat": 1650, "mountainhome": 1333},
-        "table_ratings": {"mountain-goats": {3: 1445, 4: 1514}, "mountainhome": {3: 1407, 4: 1146}},
+        "rating": {"mountain-goats": 2289, "nanga-parbat": 1650, "mountainhome": 1653},
+        "table_ratings": {"mountain-goats": {3: 1841, 4: 1912}},
     },
 }
 
@@ -80,7 +82,9 @@ LEVELS: dict[str, dict[str, Any]] = {
 def level_config(level: str, game_id: str = "mountain-goats", *, scale: float = 1.0) -> MCTSConfig:
     """The search settings of a level for a game; ``scale`` multiplies the iteration cap (arena use)."""
     spec = LEVELS[level]
-    iterations = max(1, int(round(spec["iterations"] * ITERATION_FACTOR.get(game_id, 1.0) * scale)))
+    caps = LEVEL_ITERATIONS.get(game_id, {})
+    base = caps[level] if level in caps else spec["iterations"] * ITERATION_FACTOR.get(game_id, 1.0)
+    iterations = max(1, int(round(base * scale)))
     return MCTSConfig(iterations=iterations, seconds=spec["seconds"] or None, rollout_depth=ROLLOUT_DEPTH.get(game_id))
 
 

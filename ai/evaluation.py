@@ -149,6 +149,63 @@ PUBLIC_DIGESTS: dict[str, Callable[[Any], Any]] = {
 }
 
 
+def _mountainhome_moves(state: Any, seat: int, actions: list[Any]) -> list[Any]:
+    """The moves the search considers: a sealed commitment is built once, in one order, then ``ready``.
+
+    The rules let a seat replace its commitment as often as it likes before ``ready`` (§9.2 B3), and
+    the engine lists each replacement as one step from the current commitment (one card or use added
+    or removed).  To a search every such step is a move, so it can walk round and round the same
+    commitments: each search from the new commitment is asked again whether to stop (``ready``) or
+    move on, and "move on" is backed up with the best of everything reachable after it, so it keeps
+    looking a little better than stopping (a max of noisy estimates), the more so the more iterations
+    explore beyond it.  A 400-iteration bot made 78 ``commit_bid`` entries in one dwarf bid (docs/AI.md,
+    "Why more iterations lost").  Every final commitment can be reached by adding its cards in
+    increasing instance order and then its uses in their listed order, so the search keeps only
+    those steps: ``ready``, adding a card above the last one while no use is listed yet, and adding a
+    use at the end.  Removals and other orders are dropped: they only undo or re-order an earlier
+    step.  The rules are unchanged (a human may still replace a commitment); only the bots' own
+    candidate moves are fewer, and a bid takes at most as many entries as the commitment has parts.
+    """
+    if state.prompt != _MH_COMMIT or len(actions) <= 1:
+        return actions
+    current = state.bid.commit[seat]
+    cards, uses = current if current else ((), ())
+    ncards, nuses = len(cards), len(uses)
+    last = cards[-1] if cards else -1
+    kept: list[Any] = []
+    for action in actions:
+        if action[0] != _MH_BID:
+            kept.append(action)
+            continue
+        new_cards, new_uses = action[1], action[2]
+        if len(new_uses) == nuses + 1 and new_cards == cards:  # a use added at the end
+            kept.append(action)
+        elif not nuses and len(new_cards) == ncards + 1 and new_cards[-1] > last:  # a card, in order
+            kept.append(action)
+    return kept
+
+
+def _mh_constants() -> tuple[int, int]:
+    from engine.games.mountainhome.constants import A_BID, P_COMMIT
+
+    return int(P_COMMIT), int(A_BID)
+
+
+_MH_COMMIT, _MH_BID = _mh_constants()
+
+# ``MOVE_FILTERS[game_id](state, seat, legal) -> moves``: the legal moves a search considers for
+# ``seat`` (a subset, never empty when ``legal`` is not, and a function of what ``seat`` itself
+# knows: its own legal moves and its own sealed commitment).  Games without one: every legal move.
+# ``MCTSConfig.prune_moves`` (default on) applies it in ISMCTS's tree, rollouts and final choice.
+MOVE_FILTERS: dict[str, Callable[[Any, int, list[Any]], list[Any]]] = {
+    "mountainhome": _mountainhome_moves,
+}
+
+
+def move_filter_for(game_id: str) -> Callable[[Any, int, list[Any]], list[Any]] | None:
+    return MOVE_FILTERS.get(game_id)
+
+
 def _sorted_roll(outcome: Any) -> Any:
     return tuple(sorted(outcome)) if type(outcome) is tuple else outcome
 
@@ -164,11 +221,16 @@ CHANCE_KEYS: dict[str, Callable[[Any], Any]] = {
 # one run (docs/AI.md, "Levels and budgets").
 ITERATION_FACTOR: dict[str, float] = {
     "nanga-parbat": 0.2,
-    # ISMCTS with rollouts cut after ROLLOUT_DEPTH decisions runs about 3,100 iterations/s, so the
-    # seconds would allow ~6,000 for hard; but the caps are the ones whose strength was measured
-    # (hard 400, medium 100, easy 20: docs/AI.md), because with clocks (about 5,000 vs 250
-    # iterations) hard lost 5 of 6 games to easy, which is not understood yet.
-    "mountainhome": 0.05,
+}
+
+# A game may instead give each level's iteration cap outright (``--scale`` still multiplies it).
+# Mountainhome (issue 17): the rungs of docs/AI.md's ladder, measured with the move filter
+# (``MOVE_FILTERS``); at about 1,300-2,500 iterations/s inside games, hard's 1,600 take 0.6-1.2 s
+# of its 2 s, medium's 400 0.15-0.3 s of its 0.5 s.  Before the fix the caps were hard 400,
+# medium 100, easy 20 (factor 0.05), because with clocks (about 5,000 vs 250 iterations) hard had
+# lost 5 of 6 games to easy.
+LEVEL_ITERATIONS: dict[str, dict[str, int]] = {
+    "mountainhome": {"easy": 20, "medium": 400, "hard": 1600},
 }
 
 

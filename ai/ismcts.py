@@ -42,6 +42,14 @@ Search", with the decoupled handling of simultaneous moves:
   (strategy fusion the wrong way round); the more iterations, the better it
   learns to (docs/AI.md, issue 17).
 
+* **A move filter** (``MCTSConfig.prune_moves``, on): a game may list in
+  ``ai.evaluation.MOVE_FILTERS`` which of a seat's legal moves the search
+  considers (in the tree, the rollouts and the final choice), from the seat's
+  own legal moves and commitment only.  Mountainhome's keeps one path to each
+  sealed commitment (cards in order, then uses, then ``ready``): the rules let
+  a seat replace its commitment at will, and a search that could undo its own
+  steps random-walked through them (docs/AI.md, issue 17).
+
 Each seat's statistics hold that seat's own reward, so other seats are
 modelled as maximising their own result (max^n).
 """
@@ -57,7 +65,7 @@ from engine.core import CHANCE, TERMINAL, Game, State
 
 from .mcts import MCTSConfig
 from .reward import terminal_reward
-from .evaluation import evaluator_for, public_digest_for
+from .evaluation import evaluator_for, move_filter_for, public_digest_for
 
 _UNSEEN = object()
 # The observer of the public tree: no seat, so every seat's private actions look sealed to it.
@@ -84,7 +92,7 @@ class InfoNode:
 class ISMCTS:
     __slots__ = (
         "game", "config", "rng", "clock", "root", "public_root", "iterations_done", "evaluate", "observer",
-        "_viewer", "_digest", "_public_digest",
+        "_viewer", "_digest", "_public_digest", "_moves",
     )
 
     def __init__(
@@ -105,6 +113,7 @@ class ISMCTS:
         self.iterations_done = 0
         self.evaluate = evaluator_for(game.id)
         self._public_digest = public_digest_for(game.id)
+        self._moves = move_filter_for(game.id) if config.prune_moves else None
         self.observer = -1
         self._viewer: Optional[bool] = None
         self._digest: Optional[bool] = None
@@ -135,7 +144,7 @@ class ISMCTS:
             if legal is None:
                 if seat not in state.to_move():
                     raise ValueError(f"seat {seat} is not to move in this observation")
-                legal = tuple(state.legal_actions(seat))
+                legal = tuple(self._legal(state, seat))
             self._iterate(state, root, public)
             done += 1
             if clock is not None and deadline is not None and clock() >= deadline:
@@ -154,6 +163,12 @@ class ISMCTS:
         return best
 
     # ------------------------------------------------------------------
+
+    def _legal(self, state: State, seat: int) -> list[Any]:
+        """The moves the search considers for ``seat``: its legal moves, less what the game's move filter drops."""
+        legal = list(state.legal_actions(seat))
+        moves = self._moves
+        return moves(state, seat, legal) if moves is not None else legal
 
     def _view(self, state: State, observer: int, seat: int, action: Any) -> Any:
         """What ``observer`` (or ``PUBLIC``) sees of ``seat`` doing ``action`` (before it is applied)."""
@@ -226,7 +241,7 @@ class ISMCTS:
             fresh = False
             for seat in movers:
                 where = node if seat == me or not public_tree else pnode
-                legal = state.legal_actions(seat)
+                legal = self._legal(state, seat)
                 table = where.stats.get(seat)
                 if table is None:
                     table = where.stats[seat] = {}
@@ -293,7 +308,7 @@ class ISMCTS:
                 state.apply(CHANCE, state.sample_chance(rng))
                 continue
             for seat in state.to_move() if player < 0 else (player,):
-                actions = state.legal_actions(seat)
+                actions = self._legal(state, seat)
                 state.apply(seat, actions[rng.randrange(len(actions))])
             events += 1
         return self.evaluate(state, config.margin_weight)

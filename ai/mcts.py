@@ -54,6 +54,9 @@ class MCTSConfig:
     reuse_tree: bool = False
     # ISMCTS only: other seats decide from a public tree instead of the observer's (docs/AI.md, issue 17)
     public_tree: bool = False
+    # ISMCTS only: consider only the moves the game's ``ai.evaluation.MOVE_FILTERS`` keeps (Mountainhome:
+    # a sealed commitment built once, in one order, then "ready"; docs/AI.md, issue 17)
+    prune_moves: bool = True
 
 
 class Node:

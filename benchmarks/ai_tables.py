@@ -8,8 +8,10 @@ Each file holds one pairing, one game per line.  Player A is whoever sits at sea
 rate (a shared first place split) with its 95% Wilson interval, A's pairwise score (1 for finishing
 ahead of another seat, 1/2 for a tie: the 2-player equivalent at 3-4 seats), and the mean number of
 decisions per game of A and of one B seat (a bot that keeps re-committing a sealed bid shows up
-here).  ``--ratings`` adds the level ratings per game and table size (random = 800), chained as
-``python -m benchmarks.arena ratings`` does.
+here), and, for games recorded with per-verb counts (``verbs``, since issue 17's fix), the mean
+number of ``commit_bid`` entries per game of A and of one B seat.  ``--ratings`` adds the level ratings per game and table size (random = 800), chained as
+``python -m benchmarks.arena ratings`` does; ``--anchor PLAYER=RATING`` fixes another player's rating
+(the opponent of a ladder whose rating was published from other runs).
 """
 
 from __future__ import annotations
@@ -48,10 +50,18 @@ def row_for(path: str) -> tuple[dict, str]:
     moves_a = sum(r["moves"][r["game"] % players] for r in rows) / n
     moves_b = sum(r["moves"][(r["game"] + 1) % players] for r in rows) / n
     low, high = summary["ci95"]
+    counted = [r for r in rows if "verbs" in r]  # games recorded since the arena counts verbs
+    if counted and game == "mountainhome":  # the only game with sealed commitments
+        k = len(counted)
+        bids_a = sum(r["verbs"][r["game"] % players].get("commit_bid", 0) for r in counted) / k
+        bids_b = sum(r["verbs"][(r["game"] + 1) % players].get("commit_bid", 0) for r in counted) / k
+        entries = f"{bids_a:.0f} / {bids_b:.0f}" + (f" ({k} games)" if k < n else "")
+    else:
+        entries = "–"
     line = (
         f"| {os.path.relpath(path)} | {game} | {players} | {a} | {b} | {n} | {summary['a_win_rate']:.1%}"
         f" | [{low:.1%}, {high:.1%}] | {summary['pair_points'] / summary['pairs']:.1%}"
-        f" | {moves_a:.0f} / {moves_b:.0f} |"
+        f" | {moves_a:.0f} / {moves_b:.0f} | {entries} |"
     )
     return summary, line
 
@@ -60,9 +70,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("files", nargs="+")
     parser.add_argument("--ratings", action="store_true")
+    parser.add_argument("--anchor", action="append", default=[], metavar="PLAYER=RATING",
+                        help="a player's fixed rating besides random = 800 (repeatable)")
     args = parser.parse_args(argv)
-    print("| raw file | game | players | A | B | games | A's win rate | 95% CI | A's pairwise score | decisions per game, A / B |")
-    print("|---|---|---:|---|---|---:|---:|---|---:|---|")
+    print("| raw file | game | players | A | B | games | A's win rate | 95% CI | A's pairwise score | decisions per game, A / B"
+          " | commit_bid entries per game, A / B |")
+    print("|---|---|---:|---|---|---:|---:|---|---:|---|---|")
     summaries = []
     for path in args.files:
         summary, line = row_for(path)
@@ -74,7 +87,8 @@ def main(argv: list[str] | None = None) -> int:
         print("| game | players | ratings (random = 800) |")
         print("|---|---:|---|")
         for game, players in tables:
-            ratings = chain_ratings([s for s in summaries if s["game"] == game and s["players"] == players])
+            anchors = {name: float(value) for name, value in (item.rsplit("=", 1) for item in args.anchor)}
+            ratings = chain_ratings([s for s in summaries if s["game"] == game and s["players"] == players], anchors)
             print(f"| {game} | {players} | {', '.join(f'{k} {v}' for k, v in sorted(ratings.items(), key=lambda kv: kv[1]))} |")
     return 0
 

@@ -11,7 +11,8 @@ Tournament::
 
 * Players are level names (``random``, ``easy``, ``medium``, ``hard``) or
   ``mcts:it=800,depth=6,c=0.7,reuse=1`` for explicit settings (``pub=1``:
-  ISMCTS with the public tree for the other seats).
+  ISMCTS with the public tree for the other seats; ``prune=0``: ISMCTS
+  without the game's move filter, as before issue 17's fix).
 * ``--budget iterations`` (default) ignores the levels' seconds and uses
   their iteration caps times ``--scale``: every game is then a pure function
   of ``--seed`` and the game number, so any figure can be reproduced exactly.
@@ -91,6 +92,7 @@ class Player:
                 rollout_depth=int(fields["depth"]) if "depth" in fields else None,
                 reuse_tree=fields.get("reuse", "0") == "1",
                 public_tree=fields.get("pub", "0") == "1",
+                prune_moves=fields.get("prune", "1") == "1",
             )
             self.reuse = config.reuse_tree
             self.config = config
@@ -130,6 +132,7 @@ def play_game(game_id: str, players: int, specs: list[str], budget: str, scale: 
     think = [0.0] * players
     iters = [0] * players
     moves = [0] * players
+    verbs: list[dict[str, int]] = [{} for _ in range(players)]  # decisions per seat by record verb ("do")
     events = 0
     while True:
         player = state.current_player()
@@ -161,6 +164,8 @@ def play_game(game_id: str, players: int, specs: list[str], budget: str, scale: 
         think[seat] += timer() - started
         moves[seat] += 1
         state.check(seat, action)
+        verb = _verb(state, seat, action)
+        verbs[seat][verb] = verbs[seat].get(verb, 0) + 1
         _advance(searchers, seat, action)
         state.apply(seat, action)
         events += 1
@@ -173,7 +178,17 @@ def play_game(game_id: str, players: int, specs: list[str], budget: str, scale: 
         "think_seconds": [round(t, 4) for t in think],
         "iterations": iters,
         "moves": moves,
+        "verbs": verbs,
     }
+
+
+def _verb(state: State, seat: int, action: Any) -> str:
+    """The record verb of a decision (``"do"`` in record notation), for counting re-commitments and the like."""
+    try:
+        data = state.action_to_json(seat, action)
+    except Exception:  # a game without record notation for this action
+        return "?"
+    return str(data.get("do", "?")) if isinstance(data, dict) else "?"
 
 
 def _advance(searchers: dict[int, MCTS], seat: int, action: Any) -> None:
@@ -331,17 +346,19 @@ def elo_gap(points: float, games: int) -> float:
     return 400.0 * math.log10(p / (1.0 - p))
 
 
-def chain_ratings(summaries: list[dict[str, Any]]) -> dict[str, int]:
+def chain_ratings(summaries: list[dict[str, Any]], anchors: Optional[dict[str, float]] = None) -> dict[str, int]:
     """Ratings of levels from match summaries, anchored at ``random`` = RATING_ANCHOR.
 
     Each summary (A vs B) fixes A = B + gap once B is rated; summaries are
     applied until no more levels can be rated.  The first summary that rates
-    a level wins; later ones serve as checks.
+    a level wins; later ones serve as checks.  ``anchors`` fixes more ratings
+    (a player whose rating was published from other runs, e.g. the level a
+    ladder plays against).
 
     With more than two players the gap comes from A's pairwise score (``pair_points`` of
     ``pairs``: finishing ahead of each other seat), since a win of 1/3 is par at a 3-seat table.
     """
-    ratings: dict[str, float] = {"random": RATING_ANCHOR}
+    ratings: dict[str, float] = {"random": RATING_ANCHOR, **(anchors or {})}
     changed = True
     while changed:
         changed = False

@@ -222,6 +222,47 @@ def test_mountainhome_evaluation_values_a_higher_sealed_bid_and_charges_each_rec
     assert evaluate(again, 0.1)[0] < evaluate(richer, 0.1)[0]
 
 
+def test_mountainhome_search_builds_a_sealed_commitment_once_in_one_order() -> None:
+    # Issue 17: the rules let a seat replace its commitment at will, and a search that may undo its
+    # steps walked round the same commitments (78 entries in one bid at 400 iterations).  The move
+    # filter keeps "ready", cards added in increasing order while no use is listed, and uses added
+    # at the end: never a removal, so a bid ends within as many entries as the commitment has parts.
+    from ai.evaluation import move_filter_for
+    from engine.games.mountainhome.constants import A_BID, A_READY
+
+    moves = move_filter_for("mountainhome")
+    game, state = _mountainhome_commit_position()
+    obs = state.observation(0)
+    deal = game.determinizer(obs, 0)
+    # What seat 0 may consider depends only on its observation: the same for every deal of the rest.
+    kept = moves(state, 0, state.legal_actions(0))
+    for seed in range(3):
+        dealt = deal(random.Random(seed))
+        assert moves(dealt, 0, dealt.legal_actions(0)) == kept
+    rng = random.Random(5)
+    walk = state.clone()
+    steps = 0
+    while walk.bid is not None and 0 in walk.to_move():
+        legal = walk.legal_actions(0)
+        kept = moves(walk, 0, legal)
+        assert (A_READY,) in kept and set(kept) <= set(legal)
+        cards, uses = walk.bid.commit[0] or ((), ())
+        for action in kept:
+            if action[0] == A_BID:  # one part more, added after the others, never one removed
+                assert action[1][: len(cards)] == cards and action[2][: len(uses)] == uses
+                assert len(action[1]) + len(action[2]) == len(cards) + len(uses) + 1
+                assert action[1] == cards or (not uses and action[1][-1] > max(cards, default=-1))
+        if steps:
+            assert any(a[0] == A_BID and len(a[1]) + len(a[2]) < len(cards) + len(uses) for a in legal)  # the rules would allow a removal
+        action = next((a for a in kept if a[0] == A_BID), (A_READY,)) if steps < 3 else kept[rng.randrange(len(kept))]
+        walk.apply(0, action)
+        steps += 1
+    assert 2 <= steps <= len(state.commit_cards_available(0)) + 8
+    # The search plays one of the kept moves (MCTSConfig.prune_moves, on by default).
+    searcher = ISMCTS(game, MCTSConfig(iterations=40, rollout_depth=4), seed=1)
+    assert searcher.search(obs, 0) in moves(state, 0, state.legal_actions(0))
+
+
 def test_mountainhome_public_digest_is_the_same_for_every_seat_and_every_deal() -> None:
     # The public tree's key must hold only what every seat sees: the truth, and deals made from
     # either seat's observation, give one public digest and one public view of each event.
