@@ -62,6 +62,8 @@ def marks(match: dict[str, Any], players: list[Player]) -> dict[str, Any]:
     lines = []
     for event in recent:
         seat, payload, is_chance = _entry(event)
+        if not is_chance and not payload:
+            continue  # a match event (created, seats filled, ...): nobody moved, the log says it
         if payload.get("sealed"):
             text = describe_event({"player": seat, "action": payload} if not is_chance else {"chance": payload}, players)
         else:
