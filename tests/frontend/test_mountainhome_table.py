@@ -196,11 +196,11 @@ def test_match_events_are_not_listed_as_moves_since_the_last_turn():
     recent = [
         {"seq": 1, "type": "created", "payload": {"players": 2}},
         {"seq": 2, "type": "started", "payload": {}},
-        {"seq": 3, "type": "action", "payload": {"player": 1, "action": {"do": "pick", "card": "thorvald#1"}}},
+        {"seq": 3, "type": "action", "payload": {"player": 1, "action": {"do": "choose_legendary", "card": "thorvald"}}},
     ]
     marked = recent_marks.marks({"recent": recent}, players)
     assert [line["seq"] for line in marked["lines"]] == [3]  # never a "None: ?." line for a match event
-    assert marked["cards"] == {"thorvald#1": 1}
+    assert marked["cards"] == {"thorvald#1": 1}  # the setup pick marks the legendary's card
 
 
 def test_how_to_play_is_written_for_a_newcomer():

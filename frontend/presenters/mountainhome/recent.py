@@ -73,6 +73,8 @@ def marks(match: dict[str, Any], players: list[Player]) -> dict[str, Any]:
             else:
                 for instance in _named(payload):
                     cards[instance] = seat
+                if payload.get("do") == "choose_legendary" and isinstance(payload.get("card"), str):
+                    cards[f"{payload['card']}#1"] = seat  # the setup pick names a legendary (one of each) by kind
                 if payload.get("do") == "buy" and isinstance(payload.get("slot"), int):
                     slots[payload["slot"]] = seat
             text = describe_event({"chance": payload} if is_chance else {"player": seat, "action": payload}, players)
