@@ -162,6 +162,7 @@ def test_at_the_table(game, live_asgi_url, celery_worker_thread, alice, carol, b
         spectator.wait_for_selector("#connection[data-state=open]", timeout=STEP_TIMEOUT_MS)
         assert "spectating" in spectator.locator("#turn").inner_text().lower()
         assert spectator.locator(spec["board"]).count() == 1
+        assert "Bot 2 (random)" in _text(spectator, spec["legend"])  # the last turn played: the bot's
 
         # A chat message Alice types appears in the spectator's browser.
         page.fill("#chat-input-players", f"my move in {spec['name']}")
