@@ -109,10 +109,14 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return
         if self.reveal is not None:
             return  # a spectator shown seconds behind: the pending reveal shows this move in its turn
-        await self.push()
-
-    async def push(self, force: bool = False) -> None:
         head = await fanout.head(self.match_id)
+        if head is not None and fanout.delayed_in_seconds(head.match, self.user):
+            await self.reveal_later(head)  # held back: pushed once it is old enough, not at the moment it is made
+            return
+        await self.push(head=head)
+
+    async def push(self, force: bool = False, head: fanout.Head | None = None) -> None:
+        head = head or await fanout.head(self.match_id)
         if head is None:
             await self.close(code=4404)
             return
