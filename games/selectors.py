@@ -308,17 +308,21 @@ def spectator_seq(match: Match, seq: int | None = None, *, now: Any = None) -> i
         return current
     amount, unit = delay
     actions = Event.objects.filter(match=match, type=Event.Type.ACTION)
-    first = next(iter(actions.order_by("seq").values_list("seq", flat=True)[:1]), current + 1)
+
+    def before_first_move() -> int:
+        return next(iter(actions.order_by("seq").values_list("seq", flat=True)[:1]), current + 1) - 1
+
     if unit == "moves":
         moves = actions.filter(seq__lte=current).order_by("-seq").values_list("seq", flat=True)[amount - 1: amount]
         nth = next(iter(moves), None)
-        shown = (first if nth is None else nth) - 1  # fewer than N moves so far: the position before the first
+        shown = before_first_move() if nth is None else nth - 1  # fewer than N moves so far: before the first
     else:
         from django.utils import timezone
 
         cutoff = (now or timezone.now()) - timedelta(seconds=amount)
         old = Event.objects.filter(match=match, seq__lte=current, timestamp__lte=cutoff)
-        shown = max(next(iter(old.order_by("-seq").values_list("seq", flat=True)[:1]), 1), first - 1)
+        newest = next(iter(old.order_by("-seq").values_list("seq", flat=True)[:1]), 1)
+        shown = max(newest, before_first_move())
     return max(1, min(current, shown))
 
 
