@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from datetime import timedelta
 from pathlib import Path
@@ -229,8 +230,22 @@ CAIRN_RENDER_TTL = float(os.environ.get("RENDER_TTL", "2.0"))
 CAIRN_CHAT_MAX_LENGTH = env_int("CHAT_MAX_LENGTH", 500)
 CAIRN_CHAT_RATE = env_int("CHAT_RATE", 5)  # messages ...
 CAIRN_CHAT_RATE_SECONDS = env_int("CHAT_RATE_SECONDS", 10)  # ... per this many seconds
-# Spectators of a ranked (rated) match see it this many moves behind (0: live).
-CAIRN_SPECTATOR_DELAY_MOVES = env_int("SPECTATOR_DELAY_MOVES", 0)
+# Spectators of a ranked (rated) match in play see it behind: SPECTATOR_DELAY is "N moves" (a bare N too)
+# or "N seconds" ("30s"); 0, the default, is live.  The older SPECTATOR_DELAY_MOVES=N still works when
+# SPECTATOR_DELAY is unset.  Normalised here to "N moves" / "N seconds" (games.selectors.spectator_delay).
+_SPECTATOR_DELAY = re.compile(r"^\s*(\d+)\s*(m|moves?|s|secs?|seconds?)?\s*$", re.IGNORECASE)
+
+
+def env_spectator_delay(name: str, default: str) -> str:
+    raw = os.environ.get(name) or default
+    found = _SPECTATOR_DELAY.match(raw)
+    if not found:
+        raise ImproperlyConfigured(f"{name} must be 'N moves' or 'N seconds' (e.g. '2 moves', '30s'), not {raw!r}")
+    unit = "seconds" if (found.group(2) or "m").lower().startswith("s") else "moves"
+    return f"{int(found.group(1))} {unit}"
+
+
+CAIRN_SPECTATOR_DELAY = env_spectator_delay("SPECTATOR_DELAY", f"{env_int('SPECTATOR_DELAY_MOVES', 0)} moves")
 # A spectator socket that never said goodbye (a killed process) stops counting after this long.
 CAIRN_SPECTATOR_TTL_SECONDS = env_int("SPECTATOR_TTL_SECONDS", 6 * 3600)
 

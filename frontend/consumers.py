@@ -14,6 +14,7 @@ say) is one more small ``async def`` handler here.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from urllib.parse import parse_qs
 
@@ -29,6 +30,8 @@ from .table import render as table
 log = logging.getLogger(__name__)
 
 __all__ = ["MatchConsumer", "group_name"]
+
+REVEAL_SLACK = 0.05  # seconds after the reveal time: the event is then surely old enough
 
 
 def _query(query_string: bytes) -> dict[str, str]:
@@ -49,6 +52,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
     group: str | None = None
     last_seq: int | None = None
     client: str = ""
+    # A spectator of a match shown N seconds behind: the timer of the next push (when more may be shown).
+    reveal: asyncio.TimerHandle | None = None
+    reveal_task: asyncio.Task | None = None
 
     async def connect(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
@@ -75,6 +81,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await database_sync_to_async(table.socket_opened)(self.match_id, self.channel_name, self.user)
 
     async def disconnect(self, code: int) -> None:
+        if self.reveal is not None:
+            self.reveal.cancel()
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await database_sync_to_async(table.socket_closed)(self.match_id, self.channel_name, self.user)
@@ -99,10 +107,16 @@ class MatchConsumer(AsyncWebsocketConsumer):
             # This page made the move and has its answer already (one delivery per move).
             self.last_seq = max(self.last_seq or 0, seq)
             return
-        await self.push()
-
-    async def push(self, force: bool = False) -> None:
+        if self.reveal is not None:
+            return  # a spectator shown seconds behind: the pending reveal shows this move in its turn
         head = await fanout.head(self.match_id)
+        if head is not None and fanout.delayed_in_seconds(head.match, self.user):
+            await self.reveal_later(head)  # held back: pushed once it is old enough, not at the moment it is made
+            return
+        await self.push(head=head)
+
+    async def push(self, force: bool = False, head: fanout.Head | None = None) -> None:
+        head = head or await fanout.head(self.match_id)
         if head is None:
             await self.close(code=4404)
             return
@@ -118,3 +132,17 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return  # a newer push went out while this one was rendered
         self.last_seq = max(self.last_seq or 0, head.seq)
         await self.send(text_data=html)
+        await self.reveal_later(head)
+
+    async def reveal_later(self, head: fanout.Head) -> None:
+        """A spectator of a match shown seconds behind: push again when the next held-back event may be shown."""
+        wait = await fanout.reveal_in(head, self.user)  # None for everyone else (no database read)
+        if self.reveal is not None:
+            self.reveal.cancel()
+            self.reveal = None
+        if wait is not None:
+            self.reveal = asyncio.get_running_loop().call_later(wait + REVEAL_SLACK, self._reveal_now)
+
+    def _reveal_now(self) -> None:
+        self.reveal = None
+        self.reveal_task = asyncio.ensure_future(self.push(force=True))

@@ -39,6 +39,7 @@ import time
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Awaitable, Callable, TypeVar
 
 from django.conf import settings
@@ -136,19 +137,29 @@ def _load_position(match: Match) -> Position:
     return Position(aggregate=aggregate, ranked=ranked_panel(match, aggregate), newest=newest)
 
 
-def render_for_class(match: Match, user: Any, cls: str, position: Position | None = None) -> str:
+def render_for_class(
+    match: Match, user: Any, cls: str, position: Position | None = None, shown: int | None = None
+) -> str:
     """The fragment of viewer class ``cls``, rendered for ``user`` (any member of the class).
 
     The spectator delay of a rated match (``selectors.spectator_seq``) is applied
-    inside ``live.match_context`` for every non-seated viewer: it depends only on
-    the live position, so the cache key (match, seq, last hash, class) still
-    names one fragment.
+    inside ``live.match_context`` for every non-seated viewer.  A delay in moves
+    depends only on the live position, so the cache key (match, seq, last hash,
+    class) names one fragment; a delay in seconds depends on the clock too, so
+    :func:`fragment` decides the seq shown (``shown``) and adds it to the key.
     """
     if position is None:
-        return render_match_fragment(match, user, oob=True)
+        return render_match_fragment(match, user, oob=True, shown=shown)
     return render_match_fragment(
-        match, user, oob=True, aggregate=position.aggregate, ranked=position.ranked, newest=position.newest
+        match, user, oob=True, aggregate=position.aggregate, ranked=position.ranked, newest=position.newest,
+        shown=shown,
     )
+
+
+def delayed_in_seconds(match: Match, user: Any) -> bool:
+    """Whether ``user`` is a spectator of a match shown N seconds behind (no database read)."""
+    delay = selectors.spectator_delay(match)
+    return delay is not None and delay[1] == "seconds" and selectors.seat_of(match, user) is None
 
 
 class Coalescer:
@@ -214,16 +225,34 @@ async def head(match_id: int) -> Head | None:
     return await heads.get(("head", match_id), lambda: in_pool(_load_head, match_id))
 
 
+# What spectators of a match shown seconds behind are shown, and when more: read once per concurrent
+# ask (the sockets whose reveal timers fire together), never kept (it depends on the clock).
+delays = Coalescer(size=0, ttl=0)
+
+
 async def fragment(head_: Head, user: Any) -> str:
     """``user``'s fragment of the position ``head_`` names: one render per viewer class and position."""
     match = head_.match
     cls = viewer_class(match, user)
-    key = (match.pk, head_.seq, head_.last_hash, cls)
+    shown = None
+    if delayed_in_seconds(match, user):
+        shown = await delays.get(("shown", match.pk, head_.seq), lambda: in_pool(selectors.spectator_seq, match, head_.seq))
+    key = (match.pk, head_.seq, head_.last_hash, cls) if shown is None else (match.pk, head_.seq, head_.last_hash, cls, shown)
 
     async def render() -> str:
         position = await positions.get(
             (match.pk, head_.seq, head_.last_hash), lambda: in_pool(_load_position, match)
         )
-        return await in_pool(render_for_class, match, user, cls, position)
+        if shown is None:
+            return await in_pool(render_for_class, match, user, cls, position)
+        return await in_pool(partial(render_for_class, shown=shown), match, user, cls, position)
 
     return await renders.get(key, render)
+
+
+async def reveal_in(head_: Head, user: Any) -> float | None:
+    """For a spectator of a match shown seconds behind: seconds until they are shown more; else None."""
+    match = head_.match
+    if not delayed_in_seconds(match, user):
+        return None
+    return await delays.get(("reveal", match.pk, head_.seq), lambda: in_pool(selectors.spectator_reveal_in, match, head_.seq))

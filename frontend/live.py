@@ -14,7 +14,6 @@ from typing import Any
 from django.template.loader import render_to_string
 
 from games import selectors
-from games.store import load_fold_rows
 from games.models import Match
 
 from . import presenters, recent
@@ -139,17 +138,18 @@ _UNSET: Any = object()
 
 def match_context(
     match: Match, user: Any, *, error: str | None = None, oob: bool = False, aggregate: Any = None,
-    ranked: Any = _UNSET, newest: Any = None,
+    ranked: Any = _UNSET, newest: Any = None, shown: int | None = None,
 ) -> dict[str, Any]:
     """The fragment's context for ``user``.  ``aggregate``, ``ranked`` (the ranked panel's data, the
     same for every viewer) and ``newest`` (the newest event rows, ``selectors.newest_rows``) may be
-    given by a caller that renders one position for several viewers."""
+    given by a caller that renders one position for several viewers; ``shown``: the seq a spectator
+    of a delayed match is shown, when the caller decided it already."""
     if aggregate is None:
         aggregate = selectors.load_aggregate(match)
-    if selectors.seat_of(match, user) is None:  # spectators of a rated match may see it N moves behind
-        shown = selectors.spectator_seq(match, aggregate.seq)
-        if shown < aggregate.seq:
-            aggregate = selectors.load_aggregate(match, load_fold_rows(match.pk, until=shown))
+    # Spectators of a rated match may see it N moves or seconds behind: that position, its clocks too.
+    delayed = selectors.delayed_aggregate(match, user, seq=aggregate.seq, shown=shown)
+    if delayed is not None:
+        aggregate, ranked = delayed, _UNSET
     view = selectors.match_view(match, user, aggregate=aggregate)
     players = players_of(view)
     # Only the newest events (a few more than shown: a describer takes the mover from the lines before).
@@ -201,10 +201,12 @@ def _ranked(match: Match, aggregate: Any) -> dict[str, Any] | None:
 
 def render_match_fragment(
     match: Match, user: Any, *, error: str | None = None, oob: bool = False, request=None,
-    aggregate: Any = None, ranked: Any = _UNSET, newest: Any = None,
+    aggregate: Any = None, ranked: Any = _UNSET, newest: Any = None, shown: int | None = None,
 ) -> str:
     """The ``#match-live`` fragment for ``user`` (``oob``: marked for an htmx out-of-band swap)."""
-    context = match_context(match, user, error=error, oob=oob, aggregate=aggregate, ranked=ranked, newest=newest)
+    context = match_context(
+        match, user, error=error, oob=oob, aggregate=aggregate, ranked=ranked, newest=newest, shown=shown
+    )
     return render_to_string("frontend/match_live.html", context, request=request)
 
 
@@ -215,7 +217,8 @@ def replay_context(match: Match, user: Any, seq: int | None = None) -> dict[str,
     observation at that step (``selectors.match_view_at``), and the log lists
     every event the viewer may see, the current one marked.
     """
-    events = selectors.visible_events(match, user)
+    # a spectator of a match shown behind replays only what they are shown
+    events = selectors.visible_events(match, user, aggregate=selectors.delayed_aggregate(match, user))
     last = events[-1]["seq"]  # every match has its created event
     seq = last if seq is None else max(1, min(seq, last))
     view = selectors.match_view_at(match, user, seq)

@@ -6,6 +6,7 @@ the pages render the same dict.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet
@@ -248,7 +249,7 @@ def record(match: Match, user: Any) -> dict[str, Any]:
     ``python -m engine audit`` checks it offline (chain, seed, chance
     outcomes, legality, result).
     """
-    aggregate = load_aggregate(match)
+    aggregate = delayed_aggregate(match, user) or load_aggregate(match)  # a spectator's may be behind
     events = visible_events(match, user, aggregate=aggregate)
     finished = aggregate.finished
     return make_record(
@@ -297,27 +298,94 @@ def matches(status: str | None = None) -> QuerySet[Match]:
 
 
 
-def spectator_seq(match: Match, seq: int | None = None) -> int:
-    """The seq a spectator is shown of ``match`` (at its ``seq``, default the match row's).
+def spectator_delay(match: Match) -> tuple[int, str] | None:
+    """How far behind spectators see ``match``: ``(N, "moves" | "seconds")``, or None (live).
 
-    A rated match in play is shown ``CAIRN_SPECTATOR_DELAY_MOVES`` moves behind
-    (env ``SPECTATOR_DELAY_MOVES``; 0, the default, is live): the position just
-    before the N-th newest move, so spectators cannot relay it to a player.
-    Casual and finished matches are live.  The spectator's projection of that
-    position still applies: this only chooses which position.
+    ``CAIRN_SPECTATOR_DELAY`` (env ``SPECTATOR_DELAY``: ``"N moves"`` or
+    ``"N seconds"``; 0, the default, is live) applies to a rated match in
+    play; casual and finished matches are live.  No database read.
     """
     from django.conf import settings
 
+    if not match.rated or match.status != Match.Status.ACTIVE:
+        return None
+    raw = str(getattr(settings, "CAIRN_SPECTATOR_DELAY", "0 moves") or "0 moves").split()
+    amount, unit = int(raw[0]), (raw[1] if len(raw) > 1 else "moves")
+    if amount <= 0:
+        return None
+    return amount, ("seconds" if unit.startswith("s") else "moves")
+
+
+def spectator_seq(match: Match, seq: int | None = None, *, now: Any = None) -> int:
+    """The seq a spectator is shown of ``match`` (at its ``seq``, default the match row's).
+
+    With a delay (:func:`spectator_delay`) of N *moves*: the position just
+    before the N-th newest move; of N *seconds*: the newest position at least
+    N seconds old (``now``: the time to count from, default the clock's).
+    Either way never before the first move, so that spectators cannot relay a
+    position to a player.  The spectator's projection of that position still
+    applies: this only chooses which position.
+    """
     current = match.seq if seq is None else seq
-    delay = int(getattr(settings, "CAIRN_SPECTATOR_DELAY_MOVES", 0) or 0)
-    if delay <= 0 or not match.rated or match.status != Match.Status.ACTIVE:
+    delay = spectator_delay(match)
+    if delay is None:
         return current
-    moves = (
-        Event.objects.filter(match=match, type=Event.Type.ACTION, seq__lte=current)
-        .order_by("-seq").values_list("seq", flat=True)[delay - 1: delay]
-    )
-    nth = next(iter(moves), None)
-    if nth is None:  # fewer than N moves so far: the position before the first one
-        first = Event.objects.filter(match=match, type=Event.Type.ACTION).order_by("seq").values_list("seq", flat=True)
-        nth = next(iter(first[:1]), current + 1)
-    return max(1, min(current, nth - 1))
+    amount, unit = delay
+    actions = Event.objects.filter(match=match, type=Event.Type.ACTION)
+
+    def before_first_move() -> int:
+        return next(iter(actions.order_by("seq").values_list("seq", flat=True)[:1]), current + 1) - 1
+
+    if unit == "moves":
+        moves = actions.filter(seq__lte=current).order_by("-seq").values_list("seq", flat=True)[amount - 1: amount]
+        nth = next(iter(moves), None)
+        shown = before_first_move() if nth is None else nth - 1  # fewer than N moves so far: before the first
+    else:
+        from django.utils import timezone
+
+        cutoff = (now or timezone.now()) - timedelta(seconds=amount)
+        old = Event.objects.filter(match=match, seq__lte=current, timestamp__lte=cutoff)
+        newest = next(iter(old.order_by("-seq").values_list("seq", flat=True)[:1]), 1)
+        shown = max(newest, before_first_move())
+    return max(1, min(current, shown))
+
+
+def spectator_reveal_in(match: Match, seq: int | None = None, *, now: Any = None) -> float | None:
+    """With a delay in seconds: how long until a spectator is shown more of ``match`` (at its ``seq``).
+
+    The time until the first event after :func:`spectator_seq` is N seconds
+    old (0 or more), or None: no delay in seconds, or nothing held back.  The
+    websocket uses it to push the spectators' fragment when that moment comes.
+    """
+    delay = spectator_delay(match)
+    if delay is None or delay[1] != "seconds":
+        return None
+    from django.utils import timezone
+
+    now = now or timezone.now()
+    current = match.seq if seq is None else seq
+    shown = spectator_seq(match, current, now=now)
+    if shown >= current:
+        return None
+    following = Event.objects.filter(match=match, seq=shown + 1).values_list("timestamp", flat=True).first()
+    if following is None:
+        return None
+    return max(0.0, (following + timedelta(seconds=delay[0]) - now).total_seconds())
+
+
+def delayed_aggregate(match: Match, user: Any, *, seq: int | None = None, shown: int | None = None) -> MatchAggregate | None:
+    """For a spectator of a match shown behind: the fold up to the seq they are shown; else None (live).
+
+    Every path a spectator sees a match by (the page, the websocket's
+    fragments, the replay, the API's match, events and record) takes this
+    fold instead of the live one; the viewer's projection applies to it as
+    to any.  ``seq``: the live seq (default the row's); ``shown``: the seq
+    already decided by the caller (:func:`spectator_seq`).
+    """
+    if spectator_delay(match) is None or seat_of(match, user) is not None:
+        return None
+    current = match.seq if seq is None else seq
+    shown = spectator_seq(match, current) if shown is None else min(shown, current)
+    if shown >= current:
+        return None
+    return load_aggregate(match, load_fold_rows(match.pk, until=shown))

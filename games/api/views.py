@@ -156,17 +156,19 @@ class MatchDetailView(APIView):
     )
     def get(self, request: Request, match_id: int) -> Response:
         match = selectors.get_match(match_id)
+        delayed = selectors.delayed_aggregate(match, request.user)  # a spectator of a match shown behind
         raw = request.query_params.get("at")
         if raw is not None:
             try:
                 at = int(raw)
             except ValueError:
                 raise BadRequest(f"'at' must be an event's seq (a whole number), not {excerpt(raw)}", code="bad_at") from None
-            if not 1 <= at <= match.seq:
-                raise BadRequest(f"'at' must be between 1 and {match.seq}, the match's last seq; got {at}", code="bad_at")
+            last = delayed.seq if delayed is not None else match.seq
+            if not 1 <= at <= last:
+                raise BadRequest(f"'at' must be between 1 and {last}, the match's last seq; got {at}", code="bad_at")
             return Response(selectors.match_view_at(match, request.user, at))
         services.nudge_if_stalled(match)
-        return Response(selectors.match_view(match, request.user))
+        return Response(selectors.match_view(match, request.user, aggregate=delayed))
 
 
 class JoinView(APIView):
@@ -206,8 +208,10 @@ class EventsView(APIView):
                 raise ValueError
         except ValueError:
             raise BadRequest(f"'after' must be a non-negative integer, not {excerpt(raw)}", code="bad_after") from None
-        events = selectors.visible_events(match, request.user, after)
-        return Response({"match": match.pk, "seq": match.seq, "chain_version": match.chain_version, "events": events})
+        delayed = selectors.delayed_aggregate(match, request.user)  # a spectator of a match shown behind
+        events = selectors.visible_events(match, request.user, after, aggregate=delayed)
+        seq = delayed.seq if delayed is not None else match.seq
+        return Response({"match": match.pk, "seq": seq, "chain_version": match.chain_version, "events": events})
 
 
 class RecordView(APIView):

@@ -275,4 +275,5 @@ def test_a_four_player_table_fits_a_laptop_and_a_phone(live_asgi_url, celery_wor
     assert laptop["hand"]["top"] < 900 and laptop["turn"]["top"] < 900, laptop  # hand and turn on the first screen
     assert phone["width"] <= 390, phone  # nothing wider than the phone
     assert phone["turn"]["top"] < 844, phone
+    assert phone["hand"]["top"] < 844, phone  # the moves (the turn and the hand) within one screen of the table's top
     assert page.js_errors == []

@@ -176,6 +176,19 @@ def test_nanga_parbat_marks_swaps_camps_and_claimed_squares_with_their_points():
     )
 
 
+def test_nanga_parbat_rings_the_guide_when_the_last_move_placed_it():
+    state = np_state(EXAMPLE_OPENING)
+    view = state.observation(0)
+    placed = as_events([{"player": 1, "action": {"guide": view["guide"]}}])[1:]
+    for recent_events, ringed in ((placed, True), ([], False)):
+        match = {"view": view, "recent": recent_events, "my_seat": 0, "legal_actions": []}
+        board = np.present(match, players(2, 0))
+        assert board["last_move"]["guide"] is ringed
+        html = render(board, match, "frontend/boards/nanga-parbat.html")
+        assert ('class="np-guide last"' in html) is ringed
+    assert [t["text"] for t in board["last_move"]["turns"]] == []
+
+
 def test_nanga_parbat_follows_a_trade_that_renumbers_the_board():
     view = {"animal_boards": [[], [{"type": "tahr"}, {"type": "yak"}, {"type": "red_panda"}]]}
     actions = [(1, {"trap": "2.4"}), (1, {"claim": {"row": 3, "column": 5}, "animals": [0, 1]})]

@@ -191,6 +191,18 @@ def test_recent_marks_need_a_card_on_the_table():
     assert card["recent"] is None  # a mark lands only on a card the page draws anyway
 
 
+def test_match_events_are_not_listed_as_moves_since_the_last_turn():
+    players = players_for(2, 0, ())
+    recent = [
+        {"seq": 1, "type": "created", "payload": {"players": 2}},
+        {"seq": 2, "type": "started", "payload": {}},
+        {"seq": 3, "type": "action", "payload": {"player": 1, "action": {"do": "choose_legendary", "card": "thorvald"}}},
+    ]
+    marked = recent_marks.marks({"recent": recent}, players)
+    assert [line["seq"] for line in marked["lines"]] == [3]  # never a "None: ?." line for a match event
+    assert marked["cards"] == {"thorvald#1": 1}  # the setup pick marks the legendary's card
+
+
 def test_how_to_play_is_written_for_a_newcomer():
     html = render_to_string("frontend/help/mountainhome.html")
     for words in ("deck-building", "Action step", "Explore", "Prepare", "Sealed bids", "trash one card", "End of the game",

@@ -121,7 +121,7 @@ def test_spectators_of_a_rated_match_see_it_moves_behind(alice, bob, carol):
         user = alice if view["to_move"] == [0] else bob
         services.submit_action(match_id=match.pk, user=user, action={"climb": []}, expected_seq=match.seq)
     match.refresh_from_db()
-    with override_settings(CAIRN_SPECTATOR_DELAY_MOVES=2):
+    with override_settings(CAIRN_SPECTATOR_DELAY="2 moves"):
         shown = selectors.spectator_seq(match)
         actions = list(match.events.filter(type="action").order_by("seq").values_list("seq", flat=True))
         assert shown == actions[-2] - 1

@@ -72,7 +72,7 @@ def present(match: dict[str, Any], players: list[Player]) -> dict[str, Any]:
         parts.explain(mine, shop, view, my_turn and prompt == "action_step")
 
     marked = marks(match, players)
-    drawn = [*(mine["hand"] if mine else []), *fortress, *(bid and [c for r in bid["rows"] for c in r["pool"] or []] or [])]
+    drawn = [*(mine["hand"] if mine else []), *fortress, *(legends or []), *(bid and [c for r in bid["rows"] for c in r["pool"] or []] or [])]
     for seat in ([mine] if mine else []) + others:
         drawn += seat["town"] + [c for b in seat["town"] for c in b["stored"]]
         if seat["discard_top"]:

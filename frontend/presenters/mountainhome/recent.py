@@ -62,6 +62,8 @@ def marks(match: dict[str, Any], players: list[Player]) -> dict[str, Any]:
     lines = []
     for event in recent:
         seat, payload, is_chance = _entry(event)
+        if not is_chance and not payload:
+            continue  # a match event (created, seats filled, ...): nobody moved, the log says it
         if payload.get("sealed"):
             text = describe_event({"player": seat, "action": payload} if not is_chance else {"chance": payload}, players)
         else:
@@ -71,6 +73,8 @@ def marks(match: dict[str, Any], players: list[Player]) -> dict[str, Any]:
             else:
                 for instance in _named(payload):
                     cards[instance] = seat
+                if payload.get("do") == "choose_legendary" and isinstance(payload.get("card"), str):
+                    cards[f"{payload['card']}#1"] = seat  # the setup pick names a legendary (one of each) by kind
                 if payload.get("do") == "buy" and isinstance(payload.get("slot"), int):
                     slots[payload["slot"]] = seat
             text = describe_event({"chance": payload} if is_chance else {"player": seat, "action": payload}, players)

@@ -8,6 +8,7 @@ state, since the page never replays the match:
   each section: the hiker a trap placed, the pieces a snow leopard, tahr or
   musk deer swapped, the camps a claim built;
 * ``squares``: the chart squares claimed;
+* ``guide``: whether the guide moved (placed, relocated, or sent by an activation);
 * ``new_animals``: ``{seat: {board index}}``, the animals trapped in the
   window that are still on that seat's board (a trade renumbers the board,
   rules §6.2, and is followed here);
@@ -85,9 +86,11 @@ def last_move(match: dict[str, Any], players: list[Player]) -> dict[str, Any]:
     actions = _actions(match.get("recent") or [])
     sections: dict[str, str] = {}
     squares: set[tuple[int, int]] = set()
+    guide = False
     new_animals, kinds = _boards(view, actions) if view.get("animal_boards") else ({}, {})
     turns: list[dict[str, Any]] = []
     for k, (seat, action) in enumerate(actions):
+        guide = guide or "guide" in action or "relocate" in action
         if "trap" in action:
             sections[action["trap"]] = "trap"
         elif "swap" in action:
@@ -114,6 +117,7 @@ def last_move(match: dict[str, Any], players: list[Player]) -> dict[str, Any]:
         "turns": turns,
         "sections": sections,
         "squares": squares,
+        "guide": guide,
         "new_animals": new_animals,
         "any": bool(turns),
     }
