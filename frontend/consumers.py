@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -32,6 +33,7 @@ log = logging.getLogger(__name__)
 __all__ = ["MatchConsumer", "group_name"]
 
 REVEAL_SLACK = 0.05  # seconds after the reveal time: the event is then surely old enough
+SHOWN = re.compile(r'data-seq="(\d+)"')  # the seq a pushed fragment shows (in its first tag)
 
 
 def _query(query_string: bytes) -> dict[str, str]:
@@ -54,6 +56,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
     client: str = ""
     # A spectator of a match shown N seconds behind: the timer of the next push (when more may be shown).
     reveal: asyncio.TimerHandle | None = None
+    shown: int | None = None  # the seq the last pushed fragment showed (behind the live one for a delayed spectator)
     reveal_task: asyncio.Task | None = None
 
     async def connect(self) -> None:
@@ -111,7 +114,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return  # a spectator shown seconds behind: the pending reveal shows this move in its turn
         head = await fanout.head(self.match_id)
         if head is not None and fanout.delayed_in_seconds(head.match, self.user):
-            await self.reveal_later(head)  # held back: pushed once it is old enough, not at the moment it is made
+            await self.reveal_later(head, self.shown)  # held back: pushed once it is old enough, not when made
             return
         await self.push(head=head)
 
@@ -131,12 +134,16 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if not force and self.last_seq is not None and head.seq <= self.last_seq:
             return  # a newer push went out while this one was rendered
         self.last_seq = max(self.last_seq or 0, head.seq)
+        found = SHOWN.search(html, 0, 400)
+        self.shown = int(found.group(1)) if found else head.seq
         await self.send(text_data=html)
-        await self.reveal_later(head)
+        await self.reveal_later(head, self.shown)
 
-    async def reveal_later(self, head: fanout.Head) -> None:
-        """A spectator of a match shown seconds behind: push again when the next held-back event may be shown."""
-        wait = await fanout.reveal_in(head, self.user)  # None for everyone else (no database read)
+    async def reveal_later(self, head: fanout.Head, shown: int | None) -> None:
+        """A spectator of a match shown seconds behind: push again when the event after ``shown`` (the seq
+        this socket was last shown) may be shown.  Counted from what was shown, not recomputed: events that
+        came of age between the render and now are pushed at once rather than never."""
+        wait = await fanout.reveal_in(head, self.user, shown)  # None for everyone else (no database read)
         if self.reveal is not None:
             self.reveal.cancel()
             self.reveal = None

@@ -250,9 +250,13 @@ async def fragment(head_: Head, user: Any) -> str:
     return await renders.get(key, render)
 
 
-async def reveal_in(head_: Head, user: Any) -> float | None:
-    """For a spectator of a match shown seconds behind: seconds until they are shown more; else None."""
+async def reveal_in(head_: Head, user: Any, shown: int | None = None) -> float | None:
+    """For a spectator of a match shown seconds behind (``shown``: the seq they were last shown): seconds
+    until they may be shown more; else None."""
     match = head_.match
     if not delayed_in_seconds(match, user):
         return None
-    return await delays.get(("reveal", match.pk, head_.seq), lambda: in_pool(selectors.spectator_reveal_in, match, head_.seq))
+    return await delays.get(
+        ("reveal", match.pk, head_.seq, shown),
+        lambda: in_pool(partial(selectors.spectator_reveal_in, shown=shown), match, head_.seq),
+    )

@@ -350,12 +350,15 @@ def spectator_seq(match: Match, seq: int | None = None, *, now: Any = None) -> i
     return max(1, min(current, shown))
 
 
-def spectator_reveal_in(match: Match, seq: int | None = None, *, now: Any = None) -> float | None:
+def spectator_reveal_in(match: Match, seq: int | None = None, *, now: Any = None, shown: int | None = None) -> float | None:
     """With a delay in seconds: how long until a spectator is shown more of ``match`` (at its ``seq``).
 
     The time until the first event after :func:`spectator_seq` is N seconds
     old (0 or more), or None: no delay in seconds, or nothing held back.  The
     websocket uses it to push the spectators' fragment when that moment comes.
+    ``shown``: the seq the spectator was actually shown (the websocket's last
+    push), counted from instead of :func:`spectator_seq` now: an event that
+    came of age since that push gives 0 (push again at once), never None.
     """
     delay = spectator_delay(match)
     if delay is None or delay[1] != "seconds":
@@ -364,7 +367,7 @@ def spectator_reveal_in(match: Match, seq: int | None = None, *, now: Any = None
 
     now = now or timezone.now()
     current = match.seq if seq is None else seq
-    shown = spectator_seq(match, current, now=now)
+    shown = spectator_seq(match, current, now=now) if shown is None else shown
     if shown >= current:
         return None
     following = Event.objects.filter(match=match, seq=shown + 1).values_list("timestamp", flat=True).first()

@@ -38,16 +38,17 @@ def test_a_rematch_is_offered_and_accepted(live_asgi_url, alice, bob, browser_pa
 
         bob_page.click("[data-rematch=accept]")
         new = re.compile(rf"/matches/(?!{match.pk}/)\d+/$")
-        bob_page.wait_for_url(new, timeout=STEP_TIMEOUT_MS)
-        # Alice's page follows by itself: the rematch push and the per-user socket's match_found both
-        # lead it there, so one navigation can supersede (abort) the other on the way.
-        for attempt in range(3):
-            try:
-                browser_page.wait_for_url(new, timeout=STEP_TIMEOUT_MS)
-                break
-            except PlaywrightError as exc:
-                if "ERR_ABORTED" not in str(exc) or attempt == 2:
-                    raise
+        # Both pages go to the new match by themselves (Bob's by his answer, Alice's by the rematch push),
+        # and the per-user socket's match_found leads each there too, so one navigation can supersede
+        # (abort) the other on the way.
+        for page in (bob_page, browser_page):
+            for attempt in range(3):
+                try:
+                    page.wait_for_url(new, timeout=STEP_TIMEOUT_MS)
+                    break
+                except PlaywrightError as exc:
+                    if "ERR_ABORTED" not in str(exc) or attempt == 2:
+                        raise
         assert bob_page.url == browser_page.url
         rematch = in_thread(Match.objects.get, pk=int(bob_page.url.rstrip("/").rsplit("/", 1)[1]))
         assert rematch.status == "active" and rematch.time_control == match.time_control

@@ -328,3 +328,54 @@ def test_the_live_log_reads_only_the_newest_events_and_says_the_same(backend, al
     full.reverse()
     assert context["log"] == full
     assert context["ranked"]["match"] == match.pk and context["ranked"]["clock"] is None
+
+
+def test_a_snapshot_at_the_rows_seq_and_hash_is_used_with_no_query_and_any_other_is_checked(backend, alice, bob):
+    from django.test.utils import CaptureQueriesContext
+
+    match = ranked_match(alice, bob, "mountain-goats")
+    real = selectors.load_aggregate(match)
+    from games import db
+
+    connection = connections[db.alias()]
+    with CaptureQueriesContext(connection) as queries:
+        again = selectors.load_aggregate(match)
+    assert len(queries) == 0 and again.seq == real.seq and again.state == real.state
+    # The same seq with another hash (a corrupt or foreign snapshot) is never taken on the row's word.
+    forged = real.clone()
+    forged.last_hash = "e" * 64
+    forged.finished, forged.result = True, {"winners": [0]}
+    snapshots.cache.clear()
+    snapshots.cache.put(snapshots.key_of(match), forged)
+    with CaptureQueriesContext(connection) as queries:
+        checked = selectors.load_aggregate(match)
+    assert len(queries) >= 1 and checked.last_hash == real.last_hash and not checked.finished
+    # A match row older than the snapshot (another process moved since it was read) is not trusted either.
+    seat, action = random_move(match, random.Random(8))
+    services.submit_action(match_id=match.pk, user=(alice, bob)[seat], action=action, expected_seq=match.seq)
+    newer = selectors.load_aggregate(selectors.get_match(match.pk))
+    stale_row = match  # still at the old seq
+    assert selectors.load_aggregate(stale_row).seq == newer.seq > real.seq
+
+
+@pytest.mark.parametrize("game_id", ["mountain-goats", MH])
+def test_the_newest_rows_shared_by_a_positions_viewers_give_each_the_same_log(backend, alice, bob, game_id):
+    from django.contrib.auth.models import AnonymousUser
+
+    from frontend import live
+
+    rng = random.Random(11)
+    match = long_match(alice, bob, 120, rng) if game_id == MH else ranked_match(alice, bob, game_id)
+    while game_id != MH and match.seq < 70 and match.status == Match.Status.ACTIVE:
+        seat, action = random_move(match, rng)
+        services.submit_action(match_id=match.pk, user=(alice, bob)[seat], action=action, expected_seq=match.seq)
+        match = selectors.get_match(match.pk)
+    aggregate = selectors.load_aggregate(match)
+    newest = selectors.newest_rows(match, aggregate, 2 * live.LOG_ROWS)
+    for user in (alice, bob, AnonymousUser()):
+        alone = selectors.visible_events(match, user, aggregate=aggregate, last=live.LOG_ROWS)
+        shared = selectors.visible_events(match, user, aggregate=aggregate, last=live.LOG_ROWS, newest=newest)
+        assert shared == alone and len(alone) == live.LOG_ROWS
+    # Rows read for another position are never used for this one.
+    older = selectors.NewestRows(match, aggregate.seq - 5, 2 * live.LOG_ROWS)
+    assert older.take(live.LOG_ROWS, aggregate.seq) is None

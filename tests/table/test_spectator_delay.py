@@ -54,6 +54,8 @@ def test_the_delay_in_seconds_shows_the_newest_position_that_old(alice, bob):
         later = newest_at + timedelta(seconds=30)
         assert selectors.spectator_seq(match, now=later) == match.seq
         assert selectors.spectator_reveal_in(match, now=later) is None
+        # ... but a socket last shown an older position (rendered before the events came of age) is pushed at once
+        assert selectors.spectator_reveal_in(match, now=later, shown=first - 1) == 0
     with override_settings(CAIRN_SPECTATOR_DELAY="2 moves"):
         assert selectors.spectator_reveal_in(match) is None  # a delay in moves needs no timer
     assert selectors.spectator_seq(match) == match.seq  # no delay configured: live
