@@ -8,6 +8,20 @@ PASSWORD = "correct-horse-battery"  # tests/conftest.py's make_user
 STEP_TIMEOUT_MS = 20_000
 
 
+def follow(page: Any, url: Any) -> None:
+    """Wait for ``page`` to reach ``url`` after a rematch: its own answer or the rematch push, and the
+    per-user socket's match_found, may each lead it there, so one navigation can abort the other."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    for attempt in range(3):
+        try:
+            page.wait_for_url(url, timeout=STEP_TIMEOUT_MS)
+            return
+        except PlaywrightError as exc:
+            if "ERR_ABORTED" not in str(exc) or attempt == 2:
+                raise
+
+
 def log_in(page: Any, base: str, username: str) -> None:
     page.goto(f"{base}/login/")
     page.fill("#id_username", username)

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Error as PlaywrightError
 
 import pytest
 
 from games import services
 from games.models import Match
 
-from .table_helpers import in_thread, STEP_TIMEOUT_MS, log_in, open_match, second_page
+from .table_helpers import follow, in_thread, STEP_TIMEOUT_MS, log_in, open_match, second_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, databases="__all__")]
 
@@ -38,17 +37,8 @@ def test_a_rematch_is_offered_and_accepted(live_asgi_url, alice, bob, browser_pa
 
         bob_page.click("[data-rematch=accept]")
         new = re.compile(rf"/matches/(?!{match.pk}/)\d+/$")
-        # Both pages go to the new match by themselves (Bob's by his answer, Alice's by the rematch push),
-        # and the per-user socket's match_found leads each there too, so one navigation can supersede
-        # (abort) the other on the way.
-        for page in (bob_page, browser_page):
-            for attempt in range(3):
-                try:
-                    page.wait_for_url(new, timeout=STEP_TIMEOUT_MS)
-                    break
-                except PlaywrightError as exc:
-                    if "ERR_ABORTED" not in str(exc) or attempt == 2:
-                        raise
+        for page in (bob_page, browser_page):  # each may be led there twice (table_helpers.follow)
+            follow(page, new)
         assert bob_page.url == browser_page.url
         rematch = in_thread(Match.objects.get, pk=int(bob_page.url.rstrip("/").rsplit("/", 1)[1]))
         assert rematch.status == "active" and rematch.time_control == match.time_control

@@ -24,12 +24,11 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Error as PlaywrightError
 
 from games import services
 from games.models import Event, Match
 
-from .table_helpers import STEP_TIMEOUT_MS, in_thread, log_in, open_match, second_page
+from .table_helpers import STEP_TIMEOUT_MS, follow, in_thread, log_in, open_match, second_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, databases="__all__")]
 
@@ -95,17 +94,6 @@ def _seats(match_id: int) -> list:
 def _text(page, selector: str) -> str:  # noqa: ANN001
     """The text of the first element ``selector`` names, or "" (without waiting for one to appear)."""
     return page.evaluate("(s) => { const e = document.querySelector(s); return e ? e.innerText : ''; }", selector)
-
-
-def _follow(page, url) -> None:  # noqa: ANN001
-    """Wait for ``page`` to reach ``url``: the rematch push and match_found may both lead it there (one aborts the other)."""
-    for attempt in range(3):
-        try:
-            page.wait_for_url(url, timeout=STEP_TIMEOUT_MS)
-            return
-        except PlaywrightError as exc:
-            if "ERR_ABORTED" not in str(exc) or attempt == 2:
-                raise
 
 
 @pytest.mark.parametrize("game", list(GAMES))
@@ -181,7 +169,7 @@ def test_at_the_table(game, live_asgi_url, celery_worker_thread, alice, carol, b
         # A rematch: the bot accepts at once, and Alice's page goes to the new match, seats as before.
         open_match(page, base, match.pk)
         page.click("[data-rematch=offer]")
-        _follow(page, re.compile(rf"/matches/(?!{match.pk}/)\d+/$"))
+        follow(page, re.compile(rf"/matches/(?!{match.pk}/)\d+/$"))
         rematch = int(page.url.rstrip("/").rsplit("/", 1)[1])
         assert in_thread(_seats, rematch) == in_thread(_seats, match.pk)
         page.wait_for_selector(spec["board"], timeout=STEP_TIMEOUT_MS)
