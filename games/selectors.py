@@ -31,11 +31,26 @@ def _match_pk(match_id: Any) -> int:
 
 
 def get_match(match_id: Any) -> Match:
+    """The match with its creator and its seats (their users), in one query: the read path of every view."""
     pk = _match_pk(match_id)
-    try:
-        return Match.objects.select_related("created_by").prefetch_related(_seats_prefetch()).get(pk=pk)
-    except Match.DoesNotExist:
-        raise NotFound(f"no match {pk}", code="match_not_found") from None
+    seats = list(
+        Seat.objects.select_related("match", "match__created_by", "user").filter(match_id=pk).order_by("index")
+    )
+    if not seats:  # every match has its seats from its creation; otherwise the two-query read decides
+        try:
+            return Match.objects.select_related("created_by").prefetch_related(_seats_prefetch()).get(pk=pk)
+        except Match.DoesNotExist:
+            raise NotFound(f"no match {pk}", code="match_not_found") from None
+    match = seats[0].match
+    for seat in seats:
+        seat.match = match
+    # As prefetch_related would leave it (django.db.models.query.prefetch_one_level): match.seats.all() reads
+    # these rows, and seats_of / seat_of make no query.
+    cached = match.seats.all()
+    cached._result_cache = seats
+    cached._prefetch_done = True
+    match._prefetched_objects_cache = {"seats": cached}
+    return match
 
 
 def get_match_for_write(match_id: Any) -> tuple[Match, list[Seat]]:
