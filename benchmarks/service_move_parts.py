@@ -86,4 +86,4 @@ with django_database():
         print("--- fan queries (per move)")
         for k,v in qs_fan.most_common(): print(f"{v/N:5.1f} {k}")
     if prof:
-        pstats.Stats(prof).sort_stats("cumulative").print_stats(45)
+        pstats.Stats(prof).sort_stats(os.environ.get("SORT", "cumulative")).print_stats(45)

@@ -45,7 +45,7 @@ from typing import Any, Awaitable, Callable, TypeVar
 from django.conf import settings
 from django.db import close_old_connections
 
-from games import selectors
+from games import projection, selectors
 from games.errors import NotFound
 from games.models import Match
 
@@ -132,8 +132,9 @@ class Position:
 
 def _load_position(match: Match) -> Position:
     aggregate = selectors.load_aggregate(match)
-    # Twice the log's rows: a game with hidden events reads that many for one viewer (selectors.visible_events).
-    newest = selectors.newest_rows(match, aggregate, 2 * LOG_ROWS)
+    # A game with hidden events reads twice the log's rows for one viewer (selectors.visible_events).
+    redacts = projection.has_redaction(match.game_id, match.players, match.options)
+    newest = selectors.newest_rows(match, aggregate, 2 * LOG_ROWS if redacts else LOG_ROWS)
     return Position(aggregate=aggregate, ranked=ranked_panel(match, aggregate), newest=newest)
 
 

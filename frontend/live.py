@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.template.loader import render_to_string
+from django.urls import reverse
 
 from games import selectors
 from games.models import Match
@@ -136,6 +137,12 @@ def result_lines(view: dict[str, Any], players: list[Player]) -> dict[str, Any] 
 _UNSET: Any = object()
 
 
+def move_url(match_id: int) -> str:
+    """Where the board's move forms post: reversed once per render, not once per form (a Mountain Goats
+    board has a form for every climb offered)."""
+    return reverse("frontend:submit_move", args=[match_id])
+
+
 def match_context(
     match: Match, user: Any, *, error: str | None = None, oob: bool = False, aggregate: Any = None,
     ranked: Any = _UNSET, newest: Any = None, shown: int | None = None,
@@ -174,6 +181,7 @@ def match_context(
         and getattr(user, "is_authenticated", False),
         "board": presenters.present(view, players) if view["status"] != "waiting" else None,
         "board_template": presenters.board_template(view["game"]),
+        "move_url": move_url(view["id"]),
         "log": log,
         "result": result_lines(view, players),
         "viewer_is_authenticated": bool(getattr(user, "is_authenticated", False)),
@@ -244,6 +252,7 @@ def replay_context(match: Match, user: Any, seq: int | None = None) -> dict[str,
         "spectator": view.get("my_seat") is None,
         "board": presenters.present(view, players) if view["status"] != "waiting" else None,
         "board_template": presenters.board_template(view["game"]),
+        "move_url": move_url(view["id"]),
         "log": log,
         "log_before": before,
         "log_after": after,

@@ -14,11 +14,12 @@ from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 from engine import State, get_game
 from engine.record import FORMAT as RECORD_FORMAT, make_record
 
-from . import projection, snapshots
+from . import db, projection, snapshots
 from .aggregate import MatchAggregate
 from .errors import NotFound
 from .ids import valid_id
 from .models import Event, Match, Seat
+from .reads import PreparedRead
 from .store import load_fold_rows, load_rows
 
 
@@ -30,20 +31,34 @@ def _match_pk(match_id: Any) -> int:
     return pk
 
 
+# The read path's one query (compiled once, games/reads.py): a match's seats joined with the match, its
+# creator and the seats' users.  The write path's, without the creator.
+_SEATS_WITH_MATCH = PreparedRead(
+    lambda pk: Seat.objects.select_related("match", "match__created_by", "user").filter(match_id=pk).order_by("index")
+)
+_SEATS_FOR_WRITE = PreparedRead(
+    lambda pk: Seat.objects.select_related("match", "user").filter(match_id=pk).order_by("index")
+)
+
+
+def _joined(seats: list[Seat]) -> Match:
+    """The match of ``seats`` (rows of one match), each seat pointing at that one instance."""
+    match = seats[0].match
+    for seat in seats:
+        seat.match = match
+    return match
+
+
 def get_match(match_id: Any) -> Match:
     """The match with its creator and its seats (their users), in one query: the read path of every view."""
     pk = _match_pk(match_id)
-    seats = list(
-        Seat.objects.select_related("match", "match__created_by", "user").filter(match_id=pk).order_by("index")
-    )
+    seats = _SEATS_WITH_MATCH.rows(pk, db.alias())
     if not seats:  # every match has its seats from its creation; otherwise the two-query read decides
         try:
             return Match.objects.select_related("created_by").prefetch_related(_seats_prefetch()).get(pk=pk)
         except Match.DoesNotExist:
             raise NotFound(f"no match {pk}", code="match_not_found") from None
-    match = seats[0].match
-    for seat in seats:
-        seat.match = match
+    match = _joined(seats)
     # As prefetch_related would leave it (django.db.models.query.prefetch_one_level): match.seats.all() reads
     # these rows, and seats_of / seat_of make no query.
     cached = match.seats.all()
@@ -56,13 +71,10 @@ def get_match(match_id: Any) -> Match:
 def get_match_for_write(match_id: Any) -> tuple[Match, list[Seat]]:
     """The match and its seats in one query (the write path)."""
     pk = _match_pk(match_id)
-    seats = list(Seat.objects.select_related("match", "user").filter(match_id=pk).order_by("index"))
+    seats = _SEATS_FOR_WRITE.rows(pk, db.alias())
     if not seats:
         raise NotFound(f"no match {match_id}", code="match_not_found")
-    match = seats[0].match
-    for seat in seats:
-        seat.match = match
-    return match, seats
+    return _joined(seats), seats
 
 
 def _seats_prefetch() -> Prefetch:
