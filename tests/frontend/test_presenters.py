@@ -10,6 +10,7 @@ from django.http import QueryDict
 
 from engine import get_game
 from frontend import presenters
+from frontend.live import move_url
 from frontend.presenters import FormError, Player
 from frontend.presenters import mountain_goats as mg
 
@@ -47,7 +48,7 @@ def test_the_fallback_board_shows_the_raw_observation_and_each_legal_action_esca
     match = {"id": 3, "game": "no-such-game", "seq": 4, "view": {"note": "<b>raw</b>"},
              "legal_actions": [{"pick": "<x>"}, {"pick": 2}]}
     board = presenters.present(match, players(2))
-    html = render_to_string("frontend/boards/_fallback.html", {"board": board, "match": match})
+    html = render_to_string("frontend/boards/_fallback.html", {"board": board, "match": match, "move_url": move_url(3)})
     assert "&lt;b&gt;raw&lt;/b&gt;" in html and "<b>raw</b>" not in html
     assert html.count('name="action"') == 2
     assert 'hx-post="/matches/3/move/"' in html
