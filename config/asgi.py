@@ -3,9 +3,20 @@
 Websocket connections are authenticated from the session cookie
 (``AuthMiddlewareStack``) and refused from foreign origins
 (``AllowedHostsOriginValidator``).
+
+HTTP requests run their synchronous parts (middleware, views) on threads that
+are reused (:class:`ReusedRequestThreads`).  Left to itself, Django's ASGI
+handler enters a fresh ``asgiref.sync.ThreadSensitiveContext`` for every
+request: asgiref then starts a new thread for the request and, at its end, a
+second one to join the first, and ``Thread.start`` waits on the event loop's
+thread until the new thread runs.  Under load that wait is long (the new
+thread needs the GIL), and every websocket of the process waits with it: with
+500 live matches py-spy found the loop's thread blocked in ``Thread.start``
+for over a third of its time (issue 12; docs/PERFORMANCE.md).
 """
 
 import os
+from concurrent.futures import ThreadPoolExecutor
 
 from django.core.asgi import get_asgi_application
 
@@ -14,15 +25,42 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # Initialise Django (apps, models) before importing anything that uses models.
 django_asgi_app = get_asgi_application()
 
+from asgiref.sync import ThreadSensitiveContext  # noqa: E402
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from frontend.routing import websocket_urlpatterns  # noqa: E402
 
+
+class ReusedRequestThreads:
+    """Each HTTP request in a ``ThreadSensitiveContext`` whose one-thread executor is reused (asgiref's
+    documented ``executor=`` argument; the caller owns it and it is not shut down on exit).
+
+    Django's own ``ThreadSensitiveContext()`` inside then finds a context set and does nothing, so a
+    request's thread-sensitive calls (its middleware, its view, closing its database connection) still run
+    one at a time on one thread, as before; only the thread is an idle one instead of a new one.  The idle
+    list grows to the process's peak of concurrent requests.  It is touched only on the event loop's thread.
+    """
+
+    def __init__(self, app):  # noqa: ANN001
+        self.app = app
+        self.idle: list[ThreadPoolExecutor] = []
+
+    async def __call__(self, scope, receive, send):  # noqa: ANN001
+        executor = self.idle.pop() if self.idle else ThreadPoolExecutor(1, thread_name_prefix="cairn-request")
+        try:
+            async with ThreadSensitiveContext(executor=executor):
+                await self.app(scope, receive, send)
+        finally:
+            # A request cancelled mid-view (the client went away) may leave its view running: the next
+            # request given this executor then waits for it (one thread runs one call at a time).
+            self.idle.append(executor)
+
+
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": ReusedRequestThreads(django_asgi_app),
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )

@@ -8,7 +8,10 @@ out-of-band swap.  It never receives moves: those go over HTTP through
 ``games.services``.
 
 The consumer is asynchronous, so an idle socket costs no thread; database
-reads and rendering run in fanout's bounded pool.  A new message type (chat,
+reads and rendering run in fanout's bounded pool, and so do the table's
+(the spectator count, chat and rematch pushes): Channels'
+``database_sync_to_async`` would run them all on one thread per process, one
+after the other, which 1,000 sockets connecting at once queue behind.  A new message type (chat,
 say) is one more small ``async def`` handler here.
 """
 
@@ -19,7 +22,6 @@ import logging
 import re
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from games.errors import DomainError
@@ -81,14 +83,14 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self.push()
         # The spectator count (issue 16): after the catch-up push, so that many sockets
         # connecting at once are not queued behind each other's count updates.
-        await database_sync_to_async(table.socket_opened)(self.match_id, self.channel_name, self.user)
+        await fanout.in_pool(table.socket_opened, self.match_id, self.channel_name, self.user)
 
     async def disconnect(self, code: int) -> None:
         if self.reveal is not None:
             self.reveal.cancel()
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            await database_sync_to_async(table.socket_closed)(self.match_id, self.channel_name, self.user)
+            await fanout.in_pool(table.socket_closed, self.match_id, self.channel_name, self.user)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Clients send nothing that matters; a message is answered with a fresh fragment."""
@@ -96,7 +98,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def table_message(self, event: dict) -> None:
         """Chat, rematch offers, the spectator count (games.table): rendered for this connection's user."""
-        html = await database_sync_to_async(table.render_push)(event, self.user, self.match_id)
+        html = await fanout.in_pool(table.render_push, event, self.user, self.match_id)
         if html:
             await self.send(text_data=html)
 
