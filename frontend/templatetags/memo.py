@@ -1,0 +1,87 @@
+"""``{% memo "template.html" name=value ... %}``: an include rendered once per distinct data (issue 12).
+
+A board is mostly parts that the last move left as they were (five of Mountain
+Goats' six mountains, say) and parts every viewer sees alike.  ``memo``
+renders its template with *only* the values it is given, in a fresh context
+(no request, no user, no context processors, nothing else of the page), so
+its HTML is a function of those values alone; it keeps that HTML in a
+bounded, process-local LRU keyed by the template's name and the values
+serialised as canonical JSON.  Equal data then costs one render, however many
+moves, viewers and processes' renders ask for it again.
+
+Nothing hidden can cross between viewers through it: a viewer gets cached
+HTML only for data equal to their own view's, and that HTML was made from
+that data alone.  Values must be plain data (dicts with string keys, lists,
+strings, numbers, booleans, None); anything else renders uncached.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from django import template
+from django.conf import settings
+from django.template.loader import get_template
+
+register = template.Library()
+
+
+class _Renders:
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.html: OrderedDict[str, str] = OrderedDict()
+        self.lock = threading.Lock()  # renders run in several threads of a process (frontend.fanout's pool)
+        self.stats = {"hits": 0, "misses": 0, "uncached": 0}
+
+    def get(self, key: str) -> str | None:
+        with self.lock:
+            html = self.html.get(key)
+            if html is not None:
+                self.html.move_to_end(key)
+                self.stats["hits"] += 1
+            return html
+
+    def put(self, key: str, html: str) -> None:
+        with self.lock:
+            self.stats["misses"] += 1
+            self.html[key] = html
+            while len(self.html) > self.size:
+                self.html.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.html.clear()
+            self.stats = dict.fromkeys(self.stats, 0)
+
+
+renders = _Renders(int(getattr(settings, "CAIRN_MEMO_RENDERS", 4000)))
+
+
+def _plain(value: Any) -> Any:
+    raise TypeError(f"not plain data: {type(value).__name__}")
+
+
+def key_of(name: str, values: dict[str, Any]) -> str | None:
+    """The cache key of ``name`` rendered with ``values``, or None when a value is not plain data."""
+    try:
+        return name + "\x00" + json.dumps(values, sort_keys=True, separators=(",", ":"), default=_plain)
+    except (TypeError, ValueError):
+        return None
+
+
+@register.simple_tag
+def memo(name: str, **values: Any) -> str:
+    key = key_of(name, values)
+    if key is not None:
+        html = renders.get(key)
+        if html is not None:
+            return html
+    html = get_template(name).render(values)  # a fresh context of these values only
+    if key is None:
+        renders.stats["uncached"] += 1
+    else:
+        renders.put(key, html)
+    return html
