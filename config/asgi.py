@@ -46,6 +46,8 @@ class ReusedRequestThreads:
     def __init__(self, app):  # noqa: ANN001
         self.app = app
         self.idle: list[ThreadPoolExecutor] = []
+        # A forked child (a server that forks after import) has none of these threads: it starts its own.
+        os.register_at_fork(after_in_child=self.idle.clear)
 
     async def __call__(self, scope, receive, send):  # noqa: ANN001
         executor = self.idle.pop() if self.idle else ThreadPoolExecutor(1, thread_name_prefix="cairn-request")

@@ -11,8 +11,8 @@ The consumer is asynchronous, so an idle socket costs no thread; database
 reads and rendering run in fanout's bounded pool, and so do the table's
 (the spectator count, chat and rematch pushes): Channels'
 ``database_sync_to_async`` would run them all on one thread per process, one
-after the other, which 1,000 sockets connecting at once queue behind.  A new message type (chat,
-say) is one more small ``async def`` handler here.
+after the other, which 1,000 sockets connecting at once queue behind.  A new
+message type (chat, say) is one more small ``async def`` handler here.
 """
 
 from __future__ import annotations

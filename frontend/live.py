@@ -2,8 +2,9 @@
 
 The page, the move responses and the websocket pushes all render the same
 template, ``frontend/match_live.html``, from ``games.selectors.match_view``
-for *that* viewer.  Nothing is rendered once and shared between viewers, so a
-seat's hidden information never reaches anyone else.  Templates are
+for *that* viewer, so a seat's hidden information never reaches anyone else.
+(``frontend.fanout`` shares a render only within one viewer class, and
+``{% memo %}`` a board part only between equal data.)  Templates are
 autoescaped; no HTML is assembled in Python strings.
 """
 

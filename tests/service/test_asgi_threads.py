@@ -9,6 +9,7 @@ different threads) while reusing idle threads, through the real Django applicati
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 
 import pytest
@@ -94,3 +95,23 @@ def test_django_requests_through_the_application_start_no_thread_each(monkeypatc
 
     assert asyncio.run(run()) == [200] * 21
     assert started == []  # Django alone starts two threads a request (the request's and one to join it)
+
+
+def test_a_forked_child_starts_its_own_threads():
+    """A server that forks after import (Daphne in the browser tests) must not inherit idle executors whose
+    threads only the parent has: the child's requests would wait for them forever."""
+    app, seen, _, _ = _recorder()
+    wrapped = ReusedRequestThreads(app)
+    asyncio.run(wrapped({"type": "http"}, None, None))
+    assert len(wrapped.idle) == 1
+    pid = os.fork()
+    if pid == 0:  # the child: no inherited executors, and a request runs on a thread of its own
+        try:
+            ok = not wrapped.idle
+            asyncio.run(asyncio.wait_for(wrapped({"type": "http"}, None, None), 5))
+            os._exit(0 if ok and len(seen) == 2 else 1)
+        except BaseException:
+            os._exit(2)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert len(wrapped.idle) == 1  # the parent's are untouched
