@@ -51,6 +51,10 @@ class _Renders:
             while len(self.html) > self.size:
                 self.html.popitem(last=False)
 
+    def uncached(self) -> None:
+        with self.lock:
+            self.stats["uncached"] += 1
+
     def clear(self) -> None:
         with self.lock:
             self.html.clear()
@@ -81,7 +85,7 @@ def memo(name: str, **values: Any) -> str:
             return html
     html = get_template(name).render(values)  # a fresh context of these values only
     if key is None:
-        renders.stats["uncached"] += 1
+        renders.uncached()
     else:
         renders.put(key, html)
     return html
