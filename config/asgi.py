@@ -13,6 +13,10 @@ thread until the new thread runs.  Under load that wait is long (the new
 thread needs the GIL), and every websocket of the process waits with it: with
 500 live matches py-spy found the loop's thread blocked in ``Thread.start``
 for over a third of its time (issue 12; docs/PERFORMANCE.md).
+
+Each process imports the URL configuration, the games and their presenters and
+compiles every template when it starts (:func:`config.warmup.warm_up`), so that
+a restarted process's first requests do not pay for them.
 """
 
 import os
@@ -30,7 +34,11 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config.warmup import warm_up  # noqa: E402
 from frontend.routing import websocket_urlpatterns  # noqa: E402
+
+# Imports and template compilation now, before this process serves, not in its first requests.
+warm_up()
 
 
 class ReusedRequestThreads:

@@ -161,7 +161,7 @@ def match_context(
     view = selectors.match_view(match, user, aggregate=aggregate)
     players = players_of(view)
     # Only the newest events (a few more than shown: a describer takes the mover from the lines before).
-    events = list(selectors.visible_events(match, user, aggregate=aggregate, last=LOG_ROWS, newest=newest))
+    events = list(selectors.visible_events(match, user, aggregate=aggregate, last=LOG_ROWS, newest=newest, links=False))
     view["recent"] = recent.recent_events(match, user, view, aggregate=aggregate, known=events)  # frontend/recent.py
     log = event_log(events, players, view["game"])[-EVENT_LOG_LIMIT:]
     log.reverse()
@@ -227,7 +227,7 @@ def replay_context(match: Match, user: Any, seq: int | None = None) -> dict[str,
     every event the viewer may see, the current one marked.
     """
     # a spectator of a match shown behind replays only what they are shown
-    events = selectors.visible_events(match, user, aggregate=selectors.delayed_aggregate(match, user))
+    events = selectors.visible_events(match, user, aggregate=selectors.delayed_aggregate(match, user), links=False)
     last = events[-1]["seq"]  # every match has its created event
     seq = last if seq is None else max(1, min(seq, last))
     view = selectors.match_view_at(match, user, seq)

@@ -100,7 +100,7 @@ def recent_events(
         return recent
     page = max(FIRST_PAGE, 2 * len(events))
     while True:
-        events = selectors.visible_events(match, user, aggregate=aggregate, last=page)
+        events = selectors.visible_events(match, user, aggregate=aggregate, last=page, links=False)
         recent, found = window(events, seat)
         if found or len(events) < page or page >= MAX_RECENT:
             return recent[-MAX_RECENT:]

@@ -92,6 +92,7 @@ def _link_only(event: Any, match: Any) -> dict[str, Any]:
 def project_events(
     game_id: str, players: int, options: dict[str, Any], events: Iterable[Any], viewer: int | None, *, after: int = 0,
     redaction: Callable[[int, Any, int | None], Any] | None = None, match: Any = None, reveal: bool = False,
+    links: bool = True,
 ) -> list[dict[str, Any]]:
     """The events with ``seq > after`` as ``viewer`` may see them.
 
@@ -101,11 +102,13 @@ def project_events(
     (:meth:`games.aggregate.MatchAggregate.shown`, decided the same way during
     its fold), and then any suffix will do.  Otherwise any suffix will do.
     ``match``: add the chain fields (see the module's doc).  ``reveal``: the
-    match has ended, so every event is shown as stored.
+    match has ended, so every event is shown as stored.  ``links=False``: leave the chain fields out
+    (a page's event log shows no hashes, and they cost a keyed hash per event).
     """
-    if reveal or not has_redaction(game_id, players, options):
-        return [_public(event, event.payload, match) for event in events if event.seq > after]
     hide_hashes = match is not None and match.chain_version < 2  # a version 1 hash would confirm a guess
+    chained = match if links else None
+    if reveal or not has_redaction(game_id, players, options):
+        return [_public(event, event.payload, chained) for event in events if event.seq > after]
     state = get_game(game_id).new_initial_state(players, options) if redaction is None else None
     visible = []
     skipped: list[dict[str, Any]] = []
@@ -120,13 +123,13 @@ def project_events(
             if "player" not in shown and "chance" not in shown:
                 # a declined hidden window (Mountainhome §10.5): others see nothing of it but its chain link
                 if event.seq > after and not hide_hashes:
-                    skipped.append(_link_only(event, match))
+                    skipped.append(_link_only(event, chained))
                 continue
         else:
             shown = payload
         if event.seq > after:
             sealed = shown != payload
-            item = _public(event, shown, match, sealed=sealed, hide_hashes=hide_hashes)
+            item = _public(event, shown, chained, sealed=sealed, hide_hashes=hide_hashes)
             if sealed:
                 item["redacted"] = True
             if skipped:

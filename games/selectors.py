@@ -203,7 +203,7 @@ def match_view_at(match: Match, user: Any, seq: int) -> dict[str, Any]:
 
 def visible_events(
     match: Match, user: Any, after: int = 0, *, aggregate: MatchAggregate | None = None, last: int | None = None,
-    newest: "NewestRows | None" = None,
+    newest: "NewestRows | None" = None, links: bool = True,
 ) -> list[dict[str, Any]]:
     """The events after ``after`` that ``user`` may see, oldest first.
 
@@ -216,6 +216,7 @@ def visible_events(
     long the match).  ``newest``: the newest stored rows up to the
     aggregate's seq, already read by the caller for several viewers of one
     position (:func:`newest_rows`); used instead of a query when they suffice.
+    ``links=False``: without the chain fields (``body_hash``, ``nonce``), for a page's event log.
     """
     viewer = seat_of(match, user)
     redacts = projection.has_redaction(match.game_id, match.players, match.options)
@@ -230,7 +231,7 @@ def visible_events(
         return projection.project_events(
             match.game_id, match.players, match.options, rows, viewer, after=after,
             redaction=aggregate.shown if redacts and aggregate is not None else None,
-            match=match, reveal=reveal,
+            match=match, reveal=reveal, links=links,
         )
 
     if last is None:

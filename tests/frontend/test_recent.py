@@ -70,7 +70,7 @@ def test_the_live_page_puts_the_recent_events_in_the_presenter_input_and_they_ar
     for user in (alice, bob, None):
         context = live.match_context(match, user)
         got = context["match"]["recent"]
-        visible = selectors.visible_events(match, user)
+        visible = selectors.visible_events(match, user, links=False)  # a page shows no chain fields
         seat = selectors.seat_of(match, user)
         assert got == recent.recent_in(visible, seat)  # the same dicts the projection lists
         assert got and got[-1] == visible[-1]
@@ -115,7 +115,7 @@ def test_a_long_window_is_read_in_pages_and_capped(alice, bob, monkeypatch):
     match.refresh_from_db()
     # a spectator's window with tiny pages: found after paging back
     monkeypatch.setattr(recent, "FIRST_PAGE", 1)
-    everything = selectors.visible_events(match, None)
+    everything = selectors.visible_events(match, None, links=False)
     assert recent.recent_events(match, None, {"my_seat": None}) == recent.recent_in(everything, None)
     # a window that never finds its start stops at MAX_RECENT events
     monkeypatch.setattr(recent, "MAX_RECENT", 4)
@@ -131,7 +131,7 @@ def test_the_replay_puts_the_recent_events_of_the_step_shown(alice, bob):
         view = selectors.match_view(match, user)
         services.submit_action(match_id=match.pk, user=user, action={"climb": []}, expected_seq=view["seq"])
     match.refresh_from_db()
-    visible = selectors.visible_events(match, None)
+    visible = selectors.visible_events(match, None, links=False)
     step = visible[-3]["seq"]
     context = live.replay_context(match, None, step)
     assert context["match"]["recent"] == recent.recent_in(visible, None, until=step)

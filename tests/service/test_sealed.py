@@ -151,6 +151,22 @@ def test_every_viewer_checks_the_chain_link_by_link_during_play(fixed_seed, alic
         assert shuffles and all(e["redacted"] and "nonce" not in e and "order" not in e["payload"]["chance"] for e in shuffles)
 
 
+def test_a_page_log_without_chain_fields_lists_the_same_events(fixed_seed, alice, bob, carol):
+    """``links=False`` (the page's event log) drops only ``body_hash`` and ``nonce``: same events, same
+    redactions, for each seat and a spectator, with a sealed commitment pending."""
+    match = mh_match([alice, bob])
+    sealed_commitment_position(match, {0: alice, 1: bob})
+    match.refresh_from_db()
+    for user in (alice, bob, carol, None):
+        full = selectors.visible_events(match, user)
+        bare = selectors.visible_events(match, user, links=False)
+        assert any("body_hash" in e for e in full)
+        assert not any("body_hash" in e or "nonce" in e for e in bare)
+        strip = [{k: v for k, v in e.items() if k not in ("body_hash", "nonce", "skipped")} for e in full]
+        assert [{k: v for k, v in e.items() if k != "skipped"} for e in bare] == strip
+        assert selectors.visible_events(match, user, last=30, links=False) == bare[-30:]
+
+
 def test_a_finished_mountainhome_match_is_revealed_and_audits_offline(fixed_seed, alice, bob, anon_api, tmp_path):
     match = finish_quickly(mh_match([alice, bob]), seed=5)
     assert match.status == Match.Status.FINISHED and match.chain_version == 2
