@@ -78,6 +78,11 @@ def key_of(name: str, values: dict[str, Any]) -> str | None:
 
 @register.simple_tag
 def memo(name: str, **values: Any) -> str:
+    return render(name, values)
+
+
+def render(name: str, values: dict[str, Any]) -> str:
+    """Template ``name`` rendered with ``values`` only, from the cache when the same values were rendered."""
     key = key_of(name, values)
     if key is not None:
         html = renders.get(key)

@@ -1,4 +1,4 @@
-"""Template tags of the Mountainhome table: a resource symbol with its count.
+"""Template tags of the Mountainhome table: a resource symbol with its count, a card's face, a card.
 
 A tag instead of an include: the table draws hundreds of symbols, and an include per
 symbol made a late-game render several times slower.  The HTML is built with
@@ -12,6 +12,8 @@ from typing import Any
 from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+
+from . import memo
 
 register = template.Library()
 
@@ -72,3 +74,28 @@ def mh_face(c: dict[str, Any]) -> SafeString:
             player.colour if player else "x", f" ({player.name})" if player else "", player.number if player else "•",
         ))
     return _join(parts)
+
+
+CARD = "frontend/boards/mountainhome/card.html"
+
+
+def _acts(c: dict[str, Any]) -> bool:
+    """Whether ``c`` (or a card stored in it) carries a move form, which names the seq and the move URL."""
+    return bool(c.get("single") or c.get("menu")) or any(_acts(s) for s in c.get("stored") or ())
+
+
+@register.simple_tag(takes_context=True)
+def mh_card(context: template.Context, c: dict[str, Any], mini: bool = False) -> str:
+    """One card on the table (``boards/mountainhome/card.html``), rendered through ``{% memo %}``.
+
+    The card is rendered from its own data only; a card that can act also from the match's seq
+    and the move URL (its forms name them), so a card nobody can act on keeps its HTML from
+    move to move and from viewer to viewer (issue 12).  Data with anything but plain values (a
+    card marked as recently changed by a player) renders uncached.
+    """
+    values: dict[str, Any] = {"c": c, "mini": bool(mini)}
+    if _acts(c):
+        match = context.get("match") or {}
+        values["match"] = {"seq": match.get("seq", "") if isinstance(match, dict) else getattr(match, "seq", "")}
+        values["move_url"] = context.get("move_url", "")
+    return memo.render(CARD, values)

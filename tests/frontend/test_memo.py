@@ -97,3 +97,92 @@ def test_the_whole_board_is_the_same_with_a_cold_or_a_warm_cache():
         cold = render_to_string("frontend/boards/mountain-goats.html", context)
         warm = render_to_string("frontend/boards/mountain-goats.html", context)
         assert cold == warm and memo.renders.stats["hits"] == len(board["mountains"])
+
+
+# Mountainhome's cards ({% mh_card %}, frontend/templatetags/mountainhome.py)
+
+CARD = "frontend/boards/mountainhome/card.html"
+PLAIN_CARD = engines["django"].from_string('{% include "' + CARD + '" %}')
+CARD_TAG = engines["django"].from_string("{% load mountainhome %}{% mh_card c mini=mini %}")
+
+
+def _cards(value) -> list[dict]:  # noqa: ANN001
+    """Every card dict in a presented Mountainhome board (dicts with an ``id`` and a ``kind``)."""
+    found = []
+    if isinstance(value, dict):
+        if "kind" in value and "css" in value and "id" in value:
+            found.append(value)
+        for v in value.values():
+            found += _cards(v)
+    elif isinstance(value, list):
+        for v in value:
+            found += _cards(v)
+    return found
+
+
+def _mh_positions(players_: int, seed: int, steps: int):  # noqa: ANN202
+    from .test_mountainhome_page import MH, match_dict, players_for
+    from frontend.presenters import get_presenter
+
+    rng = random.Random(seed)
+    game = get_game(MH)
+    state = game.new_initial_state(players_, game.normalize_options({}))
+    seq = 0
+    while not state.is_terminal() and seq < steps:
+        if state.is_chance_node():
+            state.apply(-1, state.sample_chance(rng))
+            continue
+        seq += 1
+        for viewer in (None, *range(players_)):
+            match = match_dict(state, viewer, seq)
+            board = get_presenter(MH).present(match, players_for(players_, viewer, tuple(match["to_move"])))
+            yield seq, viewer, match, board
+        seat = state.to_move()[0]
+        acts = state.legal_actions(seat)
+        state.apply(seat, acts[rng.randrange(len(acts))])
+
+
+@pytest.mark.parametrize("players_", [2, 3])
+def test_a_mountainhome_card_is_the_plain_include_s_for_every_card_and_viewer(players_):
+    acting = count = 0
+    for seq, viewer, match, board in _mh_positions(players_, seed=players_, steps=70):
+        for c in _cards(board):
+            for mini in (False, True):
+                # the page's context holds much more than the card: none of it may matter but the seq and URL
+                context = {"c": c, "mini": mini, "match": match, "move_url": "/matches/7/move/", "board": board}
+                assert CARD_TAG.render(context) == PLAIN_CARD.render(context)
+                count += 1
+                acting += bool(c.get("menu") or c.get("single"))
+    stats = memo.renders.stats
+    assert acting and count > 500
+    assert stats["hits"] > stats["misses"]  # most cards are as they were, for most viewers
+
+
+def test_a_card_that_can_act_names_the_current_seq_and_one_that_cannot_is_reused_across_moves():
+    def acts(c: dict) -> bool:
+        return bool(c.get("menu") or c.get("single"))
+
+    def cacheable(c: dict) -> bool:
+        return memo.key_of(CARD, {"c": c}) is not None
+
+    _, viewer, match, board = next(
+        (s, v, m, b) for s, v, m, b in _mh_positions(2, seed=4, steps=60)
+        if any(acts(c) for c in _cards(b)) and any(not acts(c) and cacheable(c) for c in _cards(b))
+    )
+    idle = [c for c in _cards(board) if not acts(c) and cacheable(c)]
+    acting = [c for c in _cards(board) if acts(c)]
+    memo.renders.clear()
+
+    def move(seq: int) -> dict:
+        before = dict(memo.renders.stats)
+        for c in idle + acting:
+            html = CARD_TAG.render({"c": c, "mini": False, "match": {**match, "seq": seq}, "move_url": "/m/"})
+            if acts(c):
+                assert f'name="expected_seq" value="{seq}"' in html
+        return {k: memo.renders.stats[k] - before[k] for k in before}
+
+    move(41)
+    second = move(42)
+    assert second["hits"] >= len(idle)  # every idle card of the next move comes from the cache
+    assert second["misses"] <= len(acting)  # only the cards with forms are rendered again
+    assert second["misses"] >= 1
