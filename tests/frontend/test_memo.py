@@ -186,3 +186,56 @@ def test_a_card_that_can_act_names_the_current_seq_and_one_that_cannot_is_reused
     assert second["hits"] >= len(idle)  # every idle card of the next move comes from the cache
     assert second["misses"] <= len(acting)  # only the cards with forms are rendered again
     assert second["misses"] >= 1
+
+
+# Nanga Parbat's board: regions, sections, paths, the chart and the scoring path through {% memo %}
+
+def _np_boards(seed: int, steps: int):  # noqa: ANN202
+    from frontend.presenters import nanga_parbat as np
+
+    from .test_last_move import match_for, players as np_players
+
+    rng = random.Random(seed)
+    state = get_game("nanga-parbat").new_initial_state(2)
+    events = [{"seq": 1, "type": "created", "payload": {}}]
+    while not state.is_terminal() and len(events) < steps:
+        if state.is_chance_node():
+            outcome = state.sample_chance(rng)
+            state.apply(-1, outcome)
+            continue
+        for seat in (None, 0, 1):
+            match = match_for(state, seat, events, "nanga-parbat")
+            yield seat, match, np.present(match, np_players(2, seat))
+        seat = state.to_move()[0]
+        action = rng.choice(state.legal_actions(seat))
+        events.append({"seq": len(events) + 1, "type": "action", "payload": {"player": seat, "action": state.action_to_json(seat, action)}})
+        state.apply(seat, action)
+
+
+def test_the_nanga_parbat_board_is_the_same_with_a_cold_or_a_warm_cache_for_every_viewer():
+    count = 0
+    for seat, match, board in _np_boards(seed=2, steps=40):
+        context = {"board": board, "match": match, "move_url": "/matches/1/move/"}
+        memo.renders.clear()
+        cold = render_to_string("frontend/boards/nanga-parbat.html", context)
+        warm = render_to_string("frontend/boards/nanga-parbat.html", context)
+        assert cold == warm
+        assert memo.renders.stats["uncached"] == 0  # every memo'd part is plain data
+        for c in board["cells"]:
+            assert f'data-section="{c["section"]}"' in cold
+        for space in board["track"]:
+            for marker in space["markers"]:
+                assert f'title="{marker["name"]}: {space["value"]}"' in cold
+        count += 1
+    assert count > 30
+
+
+def test_the_nanga_parbat_scoring_path_is_the_same_data_for_every_viewer():
+    seen = 0
+    for seat, match, board in _np_boards(seed=3, steps=30):
+        if seat is None:
+            spectator_track = board["track"]
+        else:
+            assert board["track"] == spectator_track  # one render serves both seats and every spectator
+            seen += 1
+    assert seen
