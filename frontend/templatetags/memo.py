@@ -12,7 +12,10 @@ moves, viewers and processes' renders ask for it again.
 Nothing hidden can cross between viewers through it: a viewer gets cached
 HTML only for data equal to their own view's, and that HTML was made from
 that data alone.  Values must be plain data (dicts with string keys, lists,
-strings, numbers, booleans, None); anything else renders uncached.
+strings, numbers, booleans, None); anything else renders uncached.  Strings
+are keyed by their text, so a string marked safe (``mark_safe``) and the same
+text unmarked would share a key: pass unmarked strings only (the presenters
+build plain data and leave escaping to the templates).
 """
 
 from __future__ import annotations

@@ -239,3 +239,24 @@ def test_the_nanga_parbat_scoring_path_is_the_same_data_for_every_viewer():
             assert board["track"] == spectator_track  # one render serves both seats and every spectator
             seen += 1
     assert seen
+
+
+@pytest.mark.django_db
+def test_the_event_log_renders_once_per_distinct_log_for_every_viewer_of_a_position(alice, bob):
+    from games import selectors, services
+    from frontend import live
+
+    from .helpers import mover, two_player_match
+
+    match = two_player_match(alice, bob)
+    for _ in range(3):
+        user = mover(match, alice, bob)
+        services.submit_action(match_id=match.pk, user=user, action={"climb": []},
+                               expected_seq=selectors.match_view(match, user)["seq"])
+    match.refresh_from_db()
+    memo.renders.clear()
+    pages = [live.render_match_fragment(match, user) for user in (alice, bob, None)]
+    logs = [key for key in memo.renders.html if key.startswith("frontend/partials/event_log.html")]
+    assert len(logs) == 1  # one log for both seats and the spectator (a perfect-information game)
+    line = memo.renders.html[logs[0]]
+    assert all(line in page for page in pages) and 'class="events"' in line
