@@ -4,7 +4,11 @@ It starts nothing itself.  Against a running Cairn (``./scripts/run``) it
 opens N two-person Mountain Goats matches, watches each with both players'
 websocket screens (``/ws/matches/<id>/``, logged in by session cookie), and
 makes each match's moves through the REST API after an exponential think
-time.  A move's latency runs from just before its POST until *every* screen
+time, choosing among the moves its mover's screen offers (``--read screen``, the default: the
+hidden ``action`` inputs of the forms in the last fragment that screen received, as a player
+clicks one in the browser; ``--read api`` reads them with a ``GET /api/matches/{id}/`` before
+each move instead, one or two per move, as the ladders before 2026-11-26 06:00 UTC did).  A
+move's latency runs from just before its POST until *every* screen
 of that match has received a fragment whose ``data-seq`` is at least the
 seq the POST answered; a screen that has not within ``--miss-after``
 seconds counts as missed.  It prints moves/s, p50/p95/p99/max and the missed
@@ -37,9 +41,13 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
+import html as htmllib
+
 import aiohttp
 
 SEQ = re.compile(r'id="match-live"[^>]*?data-seq="(\d+)"')
+STATUS = re.compile(r'id="match-live"[^>]*?data-status="([a-z]+)"')
+OFFERED = re.compile(r'<input type="hidden" name="action" value="([^"]*)"')
 LOOPBACK = ("127.", "localhost", "[::1]", "::1")
 
 
@@ -48,6 +56,8 @@ class Screen:
     seen: int = -1
     first_at: float | None = None
     ws: Any = None
+    status: str = ""
+    offered: list[str] = field(default_factory=list)  # the moves its last fragment offers (escaped JSON)
 
 
 @dataclass
@@ -69,6 +79,7 @@ class Stats:
         self.missed = 0
         self.errors: dict[str, int] = {}
         self.finished = 0
+        self.reads = 0  # GET /api/matches/{id}/ made to find the mover and its moves
 
     def error(self, what: str) -> None:
         self.errors[what] = self.errors.get(what, 0) + 1
@@ -147,6 +158,9 @@ async def read_screen(live: Live, index: int, screen: Screen) -> None:
         seq = int(found.group(1))
         if seq > screen.seen:
             screen.seen = seq
+            status = STATUS.search(message.data, 0, 400)
+            screen.status = status.group(1) if status else ""
+            screen.offered = OFFERED.findall(message.data)
             if live.target is not None and seq >= live.target and index not in live.reached:
                 live.reached[index] = now
                 live.changed.set()
@@ -190,18 +204,37 @@ async def close_screens(live: Live) -> None:
         task.cancel()
 
 
+def from_screens(live: Live) -> tuple[int | None, list[Any], int] | None:
+    """(seat, its offered moves, the seq they are for) from the screens' last fragments; (None, [], seq)
+    once a screen shows the match finished; None when no screen shows moves at the newest seq seen."""
+    newest = max((s.seen for s in live.screens), default=-1)
+    for seat, screen in enumerate(live.screens):
+        if screen.seen == newest and screen.status == "finished":
+            return None, [], newest
+    for seat, screen in enumerate(live.screens):
+        if screen.seen == newest and screen.offered:
+            return seat, [json.loads(htmllib.unescape(v)) for v in screen.offered], newest
+    return None
+
+
 async def play(session: aiohttp.ClientSession, ws_session: aiohttp.ClientSession, base: str, live: Live,
                stats: Stats, args: argparse.Namespace, rng: random.Random, stop_at: float) -> None:
     while time.perf_counter() < stop_at:
         await asyncio.sleep(min(rng.expovariate(1.0 / args.think), max(0.0, stop_at - time.perf_counter())))
         if time.perf_counter() >= stop_at:
             return
-        # Whose turn, and what may they do (either player's view names the seats to move).
-        status, view = await api(session, "GET", f"{base}/api/matches/{live.match_id}/", live.players[0]["token"])
-        if status != 200:
-            stats.error(f"GET {status}")
-            continue
-        if view["status"] == "finished":
+        offer = from_screens(live) if args.read == "screen" else None
+        view: dict[str, Any] = {}
+        if offer is None:
+            # Whose turn, and what may they do (either player's view names the seats to move).
+            stats.reads += 1
+            status, view = await api(session, "GET", f"{base}/api/matches/{live.match_id}/", live.players[0]["token"])
+            if status != 200:
+                stats.error(f"GET {status}")
+                continue
+        # The mover's screen offers its moves (the forms of its last fragment), as the browser shows them.
+        finished = offer[0] is None if offer is not None else view["status"] == "finished"
+        if finished:
             stats.finished += 1
             await close_screens(live)
             try:
@@ -211,17 +244,21 @@ async def play(session: aiohttp.ClientSession, ws_session: aiohttp.ClientSession
                 return
             await open_screens(ws_session, base, live, live.seq, stats, asyncio.Semaphore(2))
             continue
-        seat = view["to_move"][0] if view["to_move"] else None
-        if seat is None:
-            stats.error("nobody to move")
-            continue
-        player = live.players[seat]
-        if seat != view["my_seat"]:
-            status, view = await api(session, "GET", f"{base}/api/matches/{live.match_id}/", player["token"])
-            if status != 200:
-                stats.error(f"GET {status}")
+        if offer is not None:
+            seat, actions, expected = offer
+        else:
+            seat = view["to_move"][0] if view["to_move"] else None
+            if seat is None:
+                stats.error("nobody to move")
                 continue
-        actions = view["legal_actions"]
+            if seat != view["my_seat"]:
+                stats.reads += 1
+                status, view = await api(session, "GET", f"{base}/api/matches/{live.match_id}/", live.players[seat]["token"])
+                if status != 200:
+                    stats.error(f"GET {status}")
+                    continue
+            actions, expected = view["legal_actions"], view["seq"]
+        player = live.players[seat]
         if not actions:
             stats.error("no legal action")
             continue
@@ -230,7 +267,7 @@ async def play(session: aiohttp.ClientSession, ws_session: aiohttp.ClientSession
         live.changed.clear()
         started = time.perf_counter()
         status, body = await api(session, "POST", f"{base}/api/matches/{live.match_id}/actions/", player["token"],
-                                 {"action": action, "expected_seq": view["seq"]})
+                                 {"action": action, "expected_seq": expected})
         if status != 201:
             stats.error(f"POST {status}")
             continue
@@ -330,6 +367,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "missed": stats.missed,
         "errors": stats.errors,
         "finished_matches": stats.finished,
+        "read": args.read,
+        "api_reads_per_move": round(stats.reads / len(lat), 2) if lat else float("nan"),
         "setup_s": round(setup_s, 1),
         "burst": {
             "s": round(burst_s, 2),
@@ -363,6 +402,9 @@ def main() -> None:
     parser.add_argument("--pids", default="", help="comma-separated ids of the server's processes on this "
                         "machine: their CPU time per move and memory are reported")
     parser.add_argument("--seed", type=int, default=12)
+    parser.add_argument("--read", choices=("screen", "api"), default="screen",
+                        help="where the mover finds its moves: its screen's last fragment (as in the browser), "
+                             "or a GET of the match before each move")
     parser.add_argument("--json", action="store_true", help="print the result as JSON only")
     args = parser.parse_args()
     args.pids = [int(p) for p in args.pids.split(",") if p.strip()]
