@@ -225,7 +225,7 @@ CAIRN_RENDER_CACHE = env_int("RENDER_CACHE", 1000)
 CAIRN_RENDER_TTL = float(os.environ.get("RENDER_TTL", "2.0"))
 # Parts of a board rendered once per distinct data ({% memo %}, frontend/templatetags/memo.py): how many
 # each process keeps (an LRU).
-CAIRN_MEMO_RENDERS = env_int("MEMO_RENDERS", 4000)
+CAIRN_MEMO_RENDERS = env_int("MEMO_RENDERS", 20000)
 
 # ---------------------------------------------------------------- at the table (issue 16)
 

@@ -64,7 +64,7 @@ class _Renders:
             self.stats = dict.fromkeys(self.stats, 0)
 
 
-renders = _Renders(int(getattr(settings, "CAIRN_MEMO_RENDERS", 4000)))
+renders = _Renders(int(getattr(settings, "CAIRN_MEMO_RENDERS", 20000)))
 
 
 def _plain(value: Any) -> Any:
