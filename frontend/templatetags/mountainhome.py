@@ -71,7 +71,7 @@ def mh_face(c: dict[str, Any]) -> SafeString:
         player = recent.get("player")
         parts.append(format_html(
             '<span class="mh-new seat-{}" title="Changed since your last turn{}">{} new</span>',
-            player.colour if player else "x", f" ({player.name})" if player else "", player.number if player else "•",
+            player["colour"] if player else "x", f" ({player['name']})" if player else "", player["number"] if player else "•",
         ))
     return _join(parts)
 

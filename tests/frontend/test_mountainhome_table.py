@@ -143,7 +143,7 @@ def test_last_moves_are_marked_from_the_recent_events():
     ]
     _, board, html = render(state, seat, recent)
     others = [o for o in board["others"] if o["seat"] == other][0]
-    assert others["discard_top"]["recent"]["player"].seat == other
+    assert others["discard_top"]["recent"]["player"]["seat"] == other
     if board["shop"][1]:
         assert board["shop"][1]["recent"] is not None
     lines = [line["text"] for line in board["recent"]["lines"]]
