@@ -16,7 +16,7 @@ OUT="$HERE/benchmarks/ai_results/tables"
 mkdir -p "$OUT"
 GAMES="${GAMES:-mountain-goats mountainhome}"
 SIZES="${SIZES:-3 4}"
-SCALES="${SCALES:-mountain-goats=0.1 mountainhome=0.25}"
+SCALES="${SCALES:-mountain-goats=0.1 mountainhome=1}"
 ROUNDS="${ROUNDS:-10}"
 PY="${PY:-python3}"
 declare -A SHORT=([mountain-goats]=mg [nanga-parbat]=np [mountainhome]=mh)
