@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import html as htmllib
 import json
 import os
 import random
@@ -40,8 +41,6 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
-
-import html as htmllib
 
 import aiohttp
 
@@ -208,9 +207,8 @@ def from_screens(live: Live) -> tuple[int | None, list[Any], int] | None:
     """(seat, its offered moves, the seq they are for) from the screens' last fragments; (None, [], seq)
     once a screen shows the match finished; None when no screen shows moves at the newest seq seen."""
     newest = max((s.seen for s in live.screens), default=-1)
-    for seat, screen in enumerate(live.screens):
-        if screen.seen == newest and screen.status == "finished":
-            return None, [], newest
+    if any(screen.seen == newest and screen.status == "finished" for screen in live.screens):
+        return None, [], newest
     for seat, screen in enumerate(live.screens):
         if screen.seen == newest and screen.offered:
             return seat, [json.loads(htmllib.unescape(v)) for v in screen.offered], newest
@@ -232,7 +230,6 @@ async def play(session: aiohttp.ClientSession, ws_session: aiohttp.ClientSession
             if status != 200:
                 stats.error(f"GET {status}")
                 continue
-        # The mover's screen offers its moves (the forms of its last fragment), as the browser shows them.
         finished = offer[0] is None if offer is not None else view["status"] == "finished"
         if finished:
             stats.finished += 1
@@ -244,7 +241,7 @@ async def play(session: aiohttp.ClientSession, ws_session: aiohttp.ClientSession
                 return
             await open_screens(ws_session, base, live, live.seq, stats, asyncio.Semaphore(2))
             continue
-        if offer is not None:
+        if offer is not None:  # the mover's screen offers its moves, as the browser shows them
             seat, actions, expected = offer
         else:
             seat = view["to_move"][0] if view["to_move"] else None

@@ -66,6 +66,10 @@ class Player:
     def colour(self) -> int:
         return self.seat % 4
 
+    def badge(self) -> dict[str, Any]:
+        """The seat's badge as plain data (seat, colour, name, number): what a ``{% memo %}`` part may hold."""
+        return {"seat": self.seat, "colour": self.colour, "name": self.name, "number": self.number}
+
 
 def module_name(game_id: str) -> str:
     return game_id.replace("-", "_")

@@ -93,7 +93,7 @@ def apply_marks(card: dict[str, Any] | None, marked: dict[str, Any], players: li
     if card is None:
         return
     # Plain data (no Player), so that the card still renders through {% memo %} ({% mh_card %}).
-    by_seat = {p.seat: {"seat": p.seat, "colour": p.colour, "name": p.name, "number": p.number} for p in players}
+    by_seat = {p.seat: p.badge() for p in players}
     if card["id"] in marked["cards"]:
         card["recent"] = {"player": by_seat.get(marked["cards"][card["id"]]), "what": "moved"}
     elif slot is not None and slot in marked["slots"]:

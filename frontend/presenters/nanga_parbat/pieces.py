@@ -97,8 +97,7 @@ def track(view: dict[str, Any], players: list[Player]) -> list[dict[str, Any]]:
     scores = view["scores"]
     length = max(TRACK_LENGTH, max(scores) + 5)
     # Plain data (no Player): the same for every viewer, so the path renders once per score change ({% memo %}).
-    markers = [{"colour": p.colour, "name": p.name, "number": p.number, "score": scores[p.seat]} for p in players]
-    return [{"value": value, "markers": [m for m in markers if m["score"] == value]} for value in range(length + 1)]
+    return [{"value": value, "markers": [p.badge() for p in players if scores[p.seat] == value]} for value in range(length + 1)]
 
 
 def boards(view: dict[str, Any], players: list[Player], marks: dict[str, Any]) -> list[dict[str, Any]]:
