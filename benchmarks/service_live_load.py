@@ -75,6 +75,7 @@ class Live:
 class Stats:
     def __init__(self) -> None:
         self.latencies: list[float] = []
+        self.answers: list[float] = []  # POST -> its answer, ms (the rest of a move's latency is the push)
         self.missed = 0
         self.errors: dict[str, int] = {}
         self.finished = 0
@@ -268,6 +269,7 @@ async def play(session: aiohttp.ClientSession, ws_session: aiohttp.ClientSession
         if status != 201:
             stats.error(f"POST {status}")
             continue
+        stats.answers.append((time.perf_counter() - started) * 1000)
         live.target = body["seq"]
         for index, screen in enumerate(live.screens):  # a fragment may have come before the answer
             if screen.seen >= live.target and index not in live.reached:
@@ -361,6 +363,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "p99_ms": round(percentile(lat, 99), 1),
         "max_ms": round(max(lat), 1) if lat else float("nan"),
         "mean_ms": round(statistics.fmean(lat), 1) if lat else float("nan"),
+        # The POST's own answer time (the rest of a move's latency is waiting for both screens' pushes).
+        "answer_p50_ms": round(percentile(stats.answers, 50), 1),
+        "answer_p95_ms": round(percentile(stats.answers, 95), 1),
         "missed": stats.missed,
         "errors": stats.errors,
         "finished_matches": stats.finished,

@@ -15,6 +15,7 @@ import re
 import sys
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -179,12 +180,19 @@ if TESTING:
     os.environ.setdefault("CHANNEL_PREFIX", f"cairn-test-{os.getpid()}")
     os.environ.setdefault("CELERY_QUEUE", f"cairn-test-{os.getpid()}")
 
-CHANNEL_LAYERS = {
-    "default": {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("CHANNEL_PREFIX", "cairn")},
-    }
-}
+# Redis Pub/Sub (channels-redis's RedisPubSubChannelLayer): a group message is one PUBLISH, and each web
+# process's one subscriber connection has it pushed, with no queue to poll and none to fill.  The
+# queue-based RedisChannelLayer (CHANNEL_LAYER=queue) polls one round trip per message and silently drops
+# group messages to a process whose queue holds `capacity` (100) unread ones, which a busy process
+# reached at 500 live matches (docs/PERFORMANCE.md, issue 12).  Either way a socket that missed a push
+# catches up on its next one, or on reconnecting (it asks for what is newer than its page's seq).
+_LAYER_CONFIG: dict[str, Any] = {"hosts": [REDIS_URL], "prefix": os.environ.get("CHANNEL_PREFIX", "cairn")}
+if os.environ.get("CHANNEL_LAYER", "pubsub") == "queue":
+    _LAYER = "channels_redis.core.RedisChannelLayer"
+    _LAYER_CONFIG["capacity"] = env_int("CHANNEL_CAPACITY", 100)
+else:
+    _LAYER = "channels_redis.pubsub.RedisPubSubChannelLayer"
+CHANNEL_LAYERS = {"default": {"BACKEND": _LAYER, "CONFIG": _LAYER_CONFIG}}
 
 CELERY_BROKER_URL = REDIS_URL
 CELERY_RESULT_BACKEND = None

@@ -1,10 +1,13 @@
 """The match websocket: an async consumer that pushes each viewer their view's fragment.
 
-On ``match.changed`` (sent by ``games.notify.match_changed`` after every
-committed append) it asks :mod:`frontend.fanout` for the fragment of its
+A seated person's socket also joins its seat's group, where the process that
+committed each move sends that seat's fragment, rendered once
+(``seat.fragment``, from ``games.notify.match_changed``): the consumer only
+forwards it, with no database read and no render.  Every other socket, on
+``match.changed``, asks :mod:`frontend.fanout` for the fragment of its
 viewer's class at the new position (one render per class and position, shared
-by every socket of that class in this process) and sends it as an htmx
-out-of-band swap.  It never receives moves: those go over HTTP through
+by every socket of that class in this process).  Fragments go out as htmx
+out-of-band swaps.  It never receives moves: those go over HTTP through
 ``games.services``.
 
 The consumer is asynchronous, so an idle socket costs no thread; database
@@ -25,7 +28,8 @@ from urllib.parse import parse_qs
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from games.errors import DomainError
-from games.notify import group_name
+from games import selectors
+from games.notify import group_name, seat_group
 
 from . import fanout
 from .table import render as table
@@ -54,6 +58,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     match_id: int
     group: str | None = None
+    seat: int | None = None  # the seat whose group this socket joined (its person's), if any
     last_seq: int | None = None
     client: str = ""
     # A spectator of a match shown N seconds behind: the timer of the next push (when more may be shown).
@@ -77,6 +82,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.client = query.get("client", "")[:64]
         self.group = group_name(self.match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        self.seat = selectors.seat_of(head.match, self.user)
+        if self.seat is not None:
+            await self.channel_layer.group_add(seat_group(self.match_id, self.seat), self.channel_name)
         await self.accept()
         # Catch up at once: whatever changed between the page load (or the
         # last connection) and joining the group is in this first push.
@@ -90,6 +98,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
             self.reveal.cancel()
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            if self.seat is not None:
+                await self.channel_layer.group_discard(seat_group(self.match_id, self.seat), self.channel_name)
             await fanout.in_pool(table.socket_closed, self.match_id, self.channel_name, self.user)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -102,9 +112,22 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if html:
             await self.send(text_data=html)
 
+    async def seat_fragment(self, event: dict) -> None:
+        """This seat's fragment, rendered where the move was committed: forwarded as it is."""
+        seq = event["seq"]
+        if event.get("match_id") != self.match_id or (self.last_seq is not None and seq <= self.last_seq):
+            return
+        self.last_seq = seq
+        self.shown = seq
+        if self.client and event.get("origin") == self.client and seq == event.get("moved"):
+            return  # this page made the move and has this position as its answer (one delivery per move)
+        await self.send(text_data=event["html"])
+
     async def match_changed(self, event: dict) -> None:
         if event.get("match_id") not in (None, self.match_id):
             return
+        if self.seat is not None and self.seat in event.get("seats", ()):
+            return  # this seat's fragment comes in its own message (seat_fragment)
         seq = event.get("seq")
         if seq is not None and self.last_seq is not None and seq <= self.last_seq:
             return  # already pushed a fragment at least this new

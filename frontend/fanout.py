@@ -15,6 +15,14 @@ and the HTML is handed to every socket of that class:
   ``CAIRN_RENDER_TTL`` seconds, for sockets that connect or reconnect just
   after it.
 
+Seated people's fragments are not rendered here but where the move was
+committed: :func:`render_seats` (registered with ``games.notify``) renders
+each seat's fragment once, right after the commit, and the channel layer
+carries it to that seat's group only (``frontend.consumers``), so a move
+costs one render per seat in one process, whichever processes hold the
+sockets.  What is left here is the spectators' class (and the catch-up of a
+socket that connects).
+
 The cache is process-local on purpose: each web process must push to its
 own sockets anyway, so a shared cache (Django's, in Redis) would save at
 most one render per class per *other* process, at the cost of a round trip
@@ -157,6 +165,26 @@ def render_for_class(
     )
 
 
+def render_seats(match_id: int) -> tuple[int, dict[int, str]]:
+    """Every seated person's fragment of the match as it is now: (the seq shown, {seat: fragment}).
+
+    Called by ``games.notify`` after a commit, in the committing process (a web request, or a worker's
+    bot move or time-out), to send each fragment to that seat's sockets only.  Seats whose person has no
+    account (empty seats, bots) have no sockets and get none.
+    """
+    match = selectors.get_match(match_id)
+    seated = [(seat.index, seat.user) for seat in selectors.seats_of(match) if seat.user_id is not None]
+    if not seated:
+        return match.seq, {}
+    position = _load_position(match)
+    fragments = {index: render_for_class(match, user, f"seat:{index}", position) for index, user in seated}
+    # This process's spectators of the position, and a seat's socket that reconnects, start from these.
+    positions.put((match.pk, match.seq, match.last_hash), position)
+    for index, html in fragments.items():
+        renders.put((match.pk, match.seq, match.last_hash, f"seat:{index}"), html)
+    return match.seq, fragments
+
+
 def delayed_in_seconds(match: Match, user: Any) -> bool:
     """Whether ``user`` is a spectator of a match shown N seconds behind (no database read)."""
     delay = selectors.spectator_delay(match)
@@ -170,18 +198,20 @@ class Coalescer:
         self.size = size
         self.ttl = ttl
         self._done: OrderedDict[Any, tuple[float, Any]] = OrderedDict()
-        self._running: dict[Any, asyncio.Future[Any]] = {}
+        self._running: dict[Any, asyncio.Future[Any]] = {}  # touched on the event loop's thread only
+        self._lock = threading.Lock()  # guards _done, which put() may fill from another thread
         self.stats = {"hits": 0, "joined": 0, "computed": 0}
 
     async def get(self, key: Any, compute: Callable[[], Awaitable[Any]]) -> Any:
-        found = self._done.get(key)
-        if found is not None:
-            at, value = found
-            if time.monotonic() - at <= self.ttl:
-                self._done.move_to_end(key)
-                self.stats["hits"] += 1
-                return value
-            del self._done[key]
+        with self._lock:
+            found = self._done.get(key)
+            if found is not None:
+                at, value = found
+                if time.monotonic() - at <= self.ttl:
+                    self._done.move_to_end(key)
+                    self.stats["hits"] += 1
+                    return value
+                del self._done[key]
         running = self._running.get(key)
         if running is not None:
             self.stats["joined"] += 1
@@ -197,18 +227,26 @@ class Coalescer:
             raise
         else:
             future.set_result(value)
-            if self.ttl > 0 and self.size > 0:
-                now = time.monotonic()
-                self._done[key] = (now, value)
-                # Out go the least recently used beyond the size, and expired ones at the old end.
-                while len(self._done) > self.size or now - next(iter(self._done.values()))[0] > self.ttl:
-                    self._done.popitem(last=False)
+            self.put(key, value)
             return value
         finally:
             self._running.pop(key, None)
 
+    def put(self, key: Any, value: Any) -> None:
+        """Keep ``value`` as ``key``'s result (from any thread: a commit's renders are put from its thread)."""
+        if self.ttl <= 0 or self.size <= 0:
+            return
+        with self._lock:
+            now = time.monotonic()
+            self._done[key] = (now, value)
+            self._done.move_to_end(key)
+            # Out go the least recently used beyond the size, and expired ones at the old end.
+            while len(self._done) > self.size or now - next(iter(self._done.values()))[0] > self.ttl:
+                self._done.popitem(last=False)
+
     def clear(self) -> None:
-        self._done.clear()
+        with self._lock:
+            self._done.clear()
         self.stats = dict.fromkeys(self.stats, 0)
 
 

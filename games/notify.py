@@ -1,10 +1,16 @@
 """Live updates over the channel layer: the one notify module of the service.
 
 * ``match-<id>`` groups: :func:`match_changed` tells a match's websocket
-  consumers that it changed.  Only ids travel (``match_id``, ``seq`` and the
-  ``origin`` page's random id), never state or hashes, so nothing can leak
-  through it: each consumer reloads the match and pushes its viewer class's
-  projection (``frontend.fanout``).
+  consumers that it changed.  Only ids travel (``match_id``, ``seq``, the
+  ``origin`` page's random id and which seats were sent their fragment),
+  never state or hashes: a spectator's consumer reloads the match and pushes
+  the spectators' projection (``frontend.fanout``).
+* ``match-<id>-seat-<n>`` groups: the sockets of the person in seat *n*.  The
+  process that committed the move renders each seated person's fragment once
+  (the renderer ``frontend`` registers with :func:`render_seats_with`) and
+  sends it to that seat's group only, so a seat's fragment (its hidden hand)
+  reaches no other socket, and no other process reads or renders it again.
+  Those seats' consumers then skip the ``match-<id>`` message.
 * ``origin``: a page that sends a move over HTTP gets its fragment as the
   answer, so its own socket skips that move's push (one delivery per move to
   the mover).  The web view marks the move with :func:`from_origin`; the id
@@ -30,7 +36,7 @@ import logging
 import os
 import threading
 from functools import partial
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -46,6 +52,16 @@ _loop: asyncio.AbstractEventLoop | None = None
 _loop_pid: int | None = None
 _loop_guard = threading.Lock()
 _origin: contextvars.ContextVar[str] = contextvars.ContextVar("cairn_notify_origin", default="")
+# (match id) -> (the seq shown, {seat: that seat's fragment}); set by frontend (render_seats_with).
+SeatRenderer = Callable[[int], "tuple[int, dict[int, str]]"]
+_seat_renderer: SeatRenderer | None = None
+
+
+def render_seats_with(renderer: SeatRenderer | None) -> SeatRenderer | None:
+    """Register the function that renders every seated person's fragment of a match (returns the old one)."""
+    global _seat_renderer
+    old, _seat_renderer = _seat_renderer, renderer
+    return old
 
 
 @contextlib.contextmanager
@@ -62,6 +78,11 @@ def group_name(match_id: int) -> str:
     return f"match-{match_id}"
 
 
+def seat_group(match_id: int, seat: int) -> str:
+    """The group of the sockets of the person in ``seat`` of the match."""
+    return f"match-{match_id}-seat-{seat}"
+
+
 def _sender_loop() -> asyncio.AbstractEventLoop:
     """This process's sender loop (a forked worker starts its own)."""
     global _loop, _loop_pid
@@ -75,24 +96,58 @@ def _sender_loop() -> asyncio.AbstractEventLoop:
 
 def _group_send(group: str, message: dict[str, Any]) -> None:
     """Send ``message`` to ``group``, reusing this process's sender loop (raises on failure)."""
+    _group_send_all([(group, message)])
+
+
+def _group_send_all(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    """Send each ``(group, message)`` in order, in one trip to this process's sender loop (raises on failure)."""
     layer = get_channel_layer()
     if layer is None:
         return
+
+    async def send_all() -> None:
+        for group, message in messages:
+            await layer.group_send(group, message)
+
     if "Redis" not in type(layer).__name__:
         # Other layers (in-memory) belong to the caller's loop.
-        async_to_sync(layer.group_send)(group, message)
+        async_to_sync(send_all)()
     else:
-        future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), _sender_loop())
-        future.result(timeout=SEND_TIMEOUT_S)
+        asyncio.run_coroutine_threadsafe(send_all(), _sender_loop()).result(timeout=SEND_TIMEOUT_S)
+
+
+def _seat_fragments(match_id: int) -> tuple[int | None, dict[int, str]]:
+    if _seat_renderer is None:
+        return None, {}
+    try:
+        return _seat_renderer(match_id)
+    except Exception:  # the seats' consumers render their own, as spectators' do
+        logger.exception("could not render the seats' fragments of match %s", match_id)
+        return None, {}
 
 
 def match_changed(match_id: int, seq: int, origin: str = "") -> None:
-    """Send ``{"type": "match.changed", "match_id", "seq"[, "origin"]}`` to the match's group."""
-    message: dict[str, Any] = {"type": "match.changed", "match_id": match_id, "seq": seq}
+    """Tell the match's sockets that it changed.
+
+    Each seated person's group gets ``{"type": "seat.fragment", "match_id", "seq", "moved", "html"[,
+    "origin"]}``: their fragment, showing ``seq`` (the match as it was read after the commit: the seq
+    ``moved`` of this change, or newer);
+    then the match's group gets ``{"type": "match.changed", "match_id", "seq", "seats"[, "origin"]}``,
+    ``seats`` naming the seats whose fragment was sent.
+    """
+    shown, fragments = _seat_fragments(match_id)
+    messages: list[tuple[str, dict[str, Any]]] = []
+    for seat, html in sorted(fragments.items()):
+        message = {"type": "seat.fragment", "match_id": match_id, "seq": shown, "moved": seq, "html": html}
+        if origin:
+            message["origin"] = origin
+        messages.append((seat_group(match_id, seat), message))
+    changed: dict[str, Any] = {"type": "match.changed", "match_id": match_id, "seq": seq, "seats": sorted(fragments)}
     if origin:
-        message["origin"] = origin
+        changed["origin"] = origin
+    messages.append((group_name(match_id), changed))
     try:
-        _group_send(group_name(match_id), message)
+        _group_send_all(messages)
     except Exception:  # the move is committed; a lost push only delays a page until its next update
         logger.exception("could not notify match %s of seq %s", match_id, seq)
 

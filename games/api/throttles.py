@@ -22,9 +22,11 @@ pass through here: their moves go through the services directly
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse
 from rest_framework.throttling import SimpleRateThrottle
 
@@ -41,11 +43,33 @@ def parse_rate(rate: str | None) -> tuple[int, int] | None:
     return int(count) * max(1, int(getattr(settings, "CAIRN_RATE_LIMIT_FACTOR", 1))), PERIODS[period]
 
 
+_shared: Any = None
+_shared_guard = threading.Lock()
+
+
+def shared_cache() -> Any:
+    """One cache backend for the whole process.
+
+    ``django.core.cache.cache`` is a new backend object in every request's context (Django's handler is
+    context-local), and a new ``RedisCache`` opens a new connection pool: under ASGI that was a fresh Redis
+    connection for every throttled request.  This one keeps its pool (redis-py's pools are thread-safe).
+    """
+    global _shared
+    with _shared_guard:
+        if _shared is None:
+            _shared = caches.create_connection("default")
+        return _shared
+
+
 class CairnThrottle(SimpleRateThrottle):
     """One scope of ``CAIRN_RATE_LIMITS``; per address, or per user (``per_user``)."""
 
     per_user = False
     scope = ""
+
+    @property
+    def cache(self) -> Any:  # DRF's class attribute is the context-local default cache
+        return shared_cache()
 
     def __init__(self) -> None:  # SimpleRateThrottle reads the rate here; ours is read per request
         pass

@@ -54,6 +54,13 @@ def renders(monkeypatch):  # noqa: ANN001, ANN201
     fanout.positions.clear()
 
 
+def forget(renders: list) -> None:  # noqa: ANN001
+    """Forget the set-up's renders (each commit renders its seats) and empty the caches they filled."""
+    renders.clear()
+    fanout.renders.clear()
+    fanout.positions.clear()
+
+
 def test_sockets_of_one_viewer_class_share_one_render(alice, bob, carol, make_user, renders, monkeypatch):
     dave = make_user("dave")
     positions: list[int] = []
@@ -62,6 +69,8 @@ def test_sockets_of_one_viewer_class_share_one_render(alice, bob, carol, make_us
     match = two_player_match(alice, bob)
     player = mover(match, alice, bob)
     other = bob if player == alice else alice
+    renders.clear()  # the set-up's own moves rendered the seats too
+    positions.clear()
     viewers = {
         "alice-1": alice, "alice-2": alice, "bob": bob,
         "carol": carol, "dave": dave, "anonymous-1": AnonymousUser(), "anonymous-2": AnonymousUser(),
@@ -81,10 +90,11 @@ def test_sockets_of_one_viewer_class_share_one_render(alice, bob, carol, make_us
         return pushed
 
     pushed = async_to_sync(scenario)()
-    # Seven sockets, three distinct views: each seat, and every spectator (logged in or not),
-    # all from one read of the position (its fold and ranked panel).
+    # Seven sockets, three distinct views: each seat (rendered where the move was committed, and
+    # sent to its sockets only), and every spectator (logged in or not), all from one read of the
+    # position (its fold and ranked panel).
     assert sorted(cls for cls, _ in renders) == ["seat:0", "seat:1", "spectator"]
-    assert positions == [match.pk]
+    assert positions == [match.pk], (positions, fanout.positions.stats)
     seq = data_seq(pushed["bob"])
     assert {data_seq(html) for html in pushed.values()} == {seq}
     assert pushed["alice-1"] == pushed["alice-2"]
@@ -98,6 +108,7 @@ def test_sockets_of_one_viewer_class_share_one_render(alice, bob, carol, make_us
 
 def test_a_waiting_match_renders_logged_in_and_anonymous_spectators_apart(alice, carol, renders):
     match = services.create_match(user=alice, game_id="mountain-goats", seats=[{"human": True}, {"human": True}])
+    forget(renders)
 
     async def scenario() -> dict[str, str]:
         out = {}
@@ -118,6 +129,7 @@ def test_a_waiting_match_renders_logged_in_and_anonymous_spectators_apart(alice,
 def test_many_sockets_connecting_at_once_cost_one_render_per_class(alice, bob, carol, renders):
     match = two_player_match(alice, bob)
     users = [alice, bob, carol, AnonymousUser()] * 25  # 100 sockets, all asking to catch up (no ?seq)
+    forget(renders)
 
     async def scenario() -> list[str]:
         sockets = [connect_as(user, match.pk) for user in users]
@@ -136,6 +148,7 @@ def test_a_render_is_keyed_by_the_last_hash_so_a_replaced_position_is_never_serv
     match = two_player_match(alice, bob)
     head = fanout._load_head(match.pk)  # the match with its seats, as the consumers read it
     forged = fanout.Head(match=head.match, seq=head.seq, last_hash="f" * 64)
+    renders.clear()  # the commit's renders of the seats stay cached
 
     async def scenario() -> None:
         first = await fanout.fragment(head, alice)
@@ -144,7 +157,8 @@ def test_a_render_is_keyed_by_the_last_hash_so_a_replaced_position_is_never_serv
         assert first == again and data_seq(other) == match.seq
 
     async_to_sync(scenario)()
-    assert [cls for cls, _ in renders] == ["seat:0", "seat:0"]  # the same seq under another hash: rendered anew
+    # The position's seats were rendered where it was committed; the same seq under another hash is rendered anew.
+    assert [cls for cls, _ in renders] == ["seat:0"]
 
 
 def test_the_page_that_made_a_move_gets_it_once_as_its_answer_and_not_pushed(alice, bob, carol):
@@ -209,3 +223,53 @@ def test_the_move_answer_and_the_push_are_one_delivery_through_the_page(alice, b
         await socket.disconnect()
 
     async_to_sync(scenario)()
+
+
+def test_each_seats_fragment_is_rendered_once_where_the_move_commits_and_reaches_that_seat_only(alice, bob, carol):
+    """Mountainhome (hidden hands): each seat's fragment goes to that seat's group only; the match's group
+    (every socket, spectators too) hears ids; a spectator's socket gets the spectators' render, nothing else."""
+    from channels.layers import get_channel_layer
+
+    from frontend.live import render_match_fragment
+    from games import selectors
+    from games.models import Match
+
+    match = services.create_match(user=alice, game_id="mountainhome", seats=[{"human": True}, {"human": True}])
+    services.join_match(match_id=match.pk, user=bob)
+    match = selectors.get_match(match.pk)
+    state = selectors.load_state(match)
+    seat = state.to_move()[0]
+    player = (alice, bob)[seat]
+    action = state.action_to_json(seat, state.legal_actions(seat)[0])
+
+    async def scenario() -> dict:
+        layer = get_channel_layer()
+        raw = {}
+        for name, group in (("seat:0", notify.seat_group(match.pk, 0)), ("seat:1", notify.seat_group(match.pk, 1)),
+                            ("match", notify.group_name(match.pk))):
+            raw[name] = await layer.new_channel()
+            await layer.group_add(group, raw[name])
+        spectator = connect_as(carol, match.pk, f"?seq={match.seq}")
+        connected, _ = await spectator.connect(timeout=TIMEOUT)
+        assert connected
+        await database_sync_to_async(services.submit_action)(
+            match_id=match.pk, user=player, action=action, expected_seq=match.seq
+        )
+        got = {name: await asyncio.wait_for(layer.receive(channel), TIMEOUT) for name, channel in raw.items()}
+        got["carol"] = await spectator.receive_from(timeout=TIMEOUT)
+        assert await spectator.receive_nothing(timeout=0.5)  # no seat's message reaches a spectator's socket
+        await spectator.disconnect()
+        return got
+
+    got = async_to_sync(scenario)()
+    fresh = Match.objects.get(pk=match.pk)
+    fresh = selectors.get_match(fresh.pk)
+    for index, user in enumerate((alice, bob)):
+        message = got[f"seat:{index}"]
+        assert message["type"] == "seat.fragment" and message["seq"] == message["moved"] == fresh.seq
+        # Exactly that seat's own view (its hand), as rendered for them alone.
+        assert message["html"] == render_match_fragment(fresh, user, oob=True)
+    assert got["seat:0"]["html"] != got["seat:1"]["html"]
+    # The group every socket hears carries ids only: no fragment, no state, no hash.
+    assert got["match"] == {"type": "match.changed", "match_id": match.pk, "seq": fresh.seq, "seats": [0, 1]}
+    assert got["carol"] == render_match_fragment(fresh, carol, oob=True)

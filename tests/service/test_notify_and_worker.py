@@ -1,4 +1,4 @@
-"""After commit: the websocket group hears ids only, and a real Celery worker plays the bot's turns."""
+"""After commit: the match's websocket group hears ids only, and a real Celery worker plays the bot's turns."""
 
 from __future__ import annotations
 
@@ -44,7 +44,8 @@ def test_a_committed_append_tells_the_match_group_its_id_and_seq_only(backend, a
 
     message = async_to_sync(scenario)()
     fresh = Match.objects.get(pk=match.pk)
-    assert message == {"type": "match.changed", "match_id": match.pk, "seq": fresh.seq}
+    # The seats' fragments went to the seats' own groups (tests/frontend/test_consumers.py); this one names them only.
+    assert message == {"type": "match.changed", "match_id": match.pk, "seq": fresh.seq, "seats": [0, 1]}
 
 
 @pytest.mark.django_db(databases="__all__")
