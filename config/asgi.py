@@ -20,9 +20,6 @@ a restarted process's first requests do not pay for them.
 """
 
 import os
-import sys
-if os.environ.get("PY_SWITCH"):
-    sys.setswitchinterval(float(os.environ["PY_SWITCH"]))
 from concurrent.futures import ThreadPoolExecutor
 
 from django.core.asgi import get_asgi_application
