@@ -180,18 +180,19 @@ if TESTING:
     os.environ.setdefault("CHANNEL_PREFIX", f"cairn-test-{os.getpid()}")
     os.environ.setdefault("CELERY_QUEUE", f"cairn-test-{os.getpid()}")
 
-# Redis Pub/Sub (channels-redis's RedisPubSubChannelLayer): a group message is one PUBLISH, and each web
-# process's one subscriber connection has it pushed, with no queue to poll and none to fill.  The
-# queue-based RedisChannelLayer (CHANNEL_LAYER=queue) polls one round trip per message and silently drops
-# group messages to a process whose queue holds `capacity` (100) unread ones, which a busy process
-# reached at 500 live matches (docs/PERFORMANCE.md, issue 12).  Either way a socket that missed a push
-# catches up on its next one, or on reconnecting (it asks for what is newer than its page's seq).
+# channels-redis's queue-based RedisChannelLayer: each web process reads its one queue, one message per
+# round trip, and drops a group message to a process whose queue already holds `capacity` unread ones.
+# With a fragment per seat in the messages (games/notify.py), the default 100 dropped pushes at 500 live
+# matches on one machine; 1,000 did not (docs/PERFORMANCE.md, issue 12).  CHANNEL_LAYER=pubsub selects
+# RedisPubSubChannelLayer (one PUBLISH per group message, about 0.8x the latency at 500 matches), but
+# after a Redis restart its sockets were not pushed to again (benchmarks/faults/fault_redis_restart.py),
+# where the queue layer's consumers close and their pages reconnect and catch up.
 _LAYER_CONFIG: dict[str, Any] = {"hosts": [REDIS_URL], "prefix": os.environ.get("CHANNEL_PREFIX", "cairn")}
-if os.environ.get("CHANNEL_LAYER", "pubsub") == "queue":
-    _LAYER = "channels_redis.core.RedisChannelLayer"
-    _LAYER_CONFIG["capacity"] = env_int("CHANNEL_CAPACITY", 100)
-else:
+if os.environ.get("CHANNEL_LAYER", "queue") == "pubsub":
     _LAYER = "channels_redis.pubsub.RedisPubSubChannelLayer"
+else:
+    _LAYER = "channels_redis.core.RedisChannelLayer"
+    _LAYER_CONFIG["capacity"] = env_int("CHANNEL_CAPACITY", 1000)
 CHANNEL_LAYERS = {"default": {"BACKEND": _LAYER, "CONFIG": _LAYER_CONFIG}}
 
 CELERY_BROKER_URL = REDIS_URL
