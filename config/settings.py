@@ -184,7 +184,7 @@ if TESTING:
 # round trip, and drops a group message to a process whose queue already holds `capacity` unread ones.
 # With a fragment per seat in the messages (games/notify.py), the default 100 dropped pushes at 500 live
 # matches on one machine; 1,000 did not (docs/PERFORMANCE.md, issue 12).  CHANNEL_LAYER=pubsub selects
-# RedisPubSubChannelLayer (one PUBLISH per group message, about 0.8x the latency at 500 matches), but
+# RedisPubSubChannelLayer (one PUBLISH per group message: about half the p95 at 500 matches), but
 # after a Redis restart its sockets were not pushed to again (benchmarks/faults/fault_redis_restart.py),
 # where the queue layer's consumers close and their pages reconnect and catch up.
 _LAYER_CONFIG: dict[str, Any] = {"hosts": [REDIS_URL], "prefix": os.environ.get("CHANNEL_PREFIX", "cairn")}

@@ -22,7 +22,7 @@ pass through here: their moves go through the services directly
 
 from __future__ import annotations
 
-import threading
+import functools
 from typing import Any
 
 from django.conf import settings
@@ -43,10 +43,7 @@ def parse_rate(rate: str | None) -> tuple[int, int] | None:
     return int(count) * max(1, int(getattr(settings, "CAIRN_RATE_LIMIT_FACTOR", 1))), PERIODS[period]
 
 
-_shared: Any = None
-_shared_guard = threading.Lock()
-
-
+@functools.cache
 def shared_cache() -> Any:
     """One cache backend for the whole process.
 
@@ -54,11 +51,7 @@ def shared_cache() -> Any:
     context-local), and a new ``RedisCache`` opens a new connection pool: under ASGI that was a fresh Redis
     connection for every throttled request.  This one keeps its pool (redis-py's pools are thread-safe).
     """
-    global _shared
-    with _shared_guard:
-        if _shared is None:
-            _shared = caches.create_connection("default")
-        return _shared
+    return caches.create_connection("default")
 
 
 class CairnThrottle(SimpleRateThrottle):
