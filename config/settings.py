@@ -117,6 +117,15 @@ TEMPLATES = [
             ],
         },
     },
+    {
+        # The live match fragment and the boards, drawn for every seat on every move (issue 12):
+        # frontend/jinja2/, environment and helpers in frontend/jinja.py.
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "NAME": "jinja2",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {"environment": "frontend.jinja.environment"},
+    },
 ]
 
 WSGI_APPLICATION = None
@@ -232,7 +241,7 @@ CAIRN_SNAPSHOT_MATCHES = env_int("SNAPSHOT_MATCHES", 2000)
 CAIRN_RENDER_THREADS = env_int("RENDER_THREADS", 4)
 CAIRN_RENDER_CACHE = env_int("RENDER_CACHE", 1000)
 CAIRN_RENDER_TTL = float(os.environ.get("RENDER_TTL", "2.0"))
-# Parts of a board rendered once per distinct data ({% memo %}, frontend/templatetags/memo.py): how many
+# Parts of a board rendered once per distinct data (memo(...), frontend/templatetags/memo.py): how many
 # each process keeps (an LRU).
 CAIRN_MEMO_RENDERS = env_int("MEMO_RENDERS", 20000)
 

@@ -1,10 +1,10 @@
 """The match fragment: one function renders it for one viewer.
 
 The page, the move responses and the websocket pushes all render the same
-template, ``frontend/match_live.html``, from ``games.selectors.match_view``
+template, ``frontend/match_live.html`` (Jinja2: frontend/jinja2/, frontend/jinja.py), from ``games.selectors.match_view``
 for *that* viewer, so a seat's hidden information never reaches anyone else.
 (``frontend.fanout`` shares a render only within one viewer class, and
-``{% memo %}`` a board part only between equal data.)  Templates are
+``memo`` a board part only between equal data.)  Templates are
 autoescaped; no HTML is assembled in Python strings.
 """
 
@@ -13,12 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.template.loader import render_to_string
-from django.urls import reverse
 
 from games import selectors
 from games.models import Match
 
-from . import presenters, recent
+from . import jinja, presenters, recent
 from .presenters import Player
 
 EVENT_LOG_LIMIT = 40
@@ -141,7 +140,7 @@ _UNSET: Any = object()
 def move_url(match_id: int) -> str:
     """Where the board's move forms post: reversed once per render, not once per form (a Mountain Goats
     board has a form for every climb offered)."""
-    return reverse("frontend:submit_move", args=[match_id])
+    return jinja.url("frontend:submit_move", match_id)
 
 
 def match_context(
@@ -216,7 +215,7 @@ def render_match_fragment(
     context = match_context(
         match, user, error=error, oob=oob, aggregate=aggregate, ranked=ranked, newest=newest, shown=shown
     )
-    return render_to_string("frontend/match_live.html", context, request=request)
+    return render_to_string("frontend/match_live.html", context, request=request, using="jinja2")
 
 
 def replay_context(match: Match, user: Any, seq: int | None = None) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 
 Every game plugs into the match page with two files, looked up by game id:
 
-* ``frontend/templates/frontend/boards/<game_id>.html``: the board, rendered
+* ``frontend/jinja2/frontend/boards/<game_id>.html``: the board (a Jinja2 template, frontend/jinja.py), rendered
   with the context below;
 * ``frontend/presenters/<game_module>.py`` (the id with ``-`` turned into
   ``_``, e.g. ``mountain_goats.py``), a module that defines::
@@ -38,7 +38,6 @@ from importlib import import_module
 from types import ModuleType
 from typing import Any, Callable
 
-from django.template import loader
 
 
 class FormError(ValueError):
@@ -67,7 +66,7 @@ class Player:
         return self.seat % 4
 
     def badge(self) -> dict[str, Any]:
-        """The seat's badge as plain data (seat, colour, name, number): what a ``{% memo %}`` part may hold."""
+        """The seat's badge as plain data (seat, colour, name, number): what a ``memo(...)`` part may hold."""
         return {"seat": self.seat, "colour": self.colour, "name": self.name, "number": self.number}
 
 
@@ -88,11 +87,10 @@ def get_presenter(game_id: str) -> ModuleType | None:
         return None
 
 
-def board_template(game_id: str):
-    """The board template of ``game_id``, falling back to the raw observation."""
-    return loader.select_template(
-        [f"frontend/boards/{game_id}.html", "frontend/boards/_fallback.html"]
-    )
+def board_template(game_id: str) -> list[str]:
+    """The board template of ``game_id`` (Jinja2, frontend/jinja2/), falling back to the raw
+    observation: the names, first found wins (``{% include %}`` of a list)."""
+    return [f"frontend/boards/{game_id}.html", "frontend/boards/_fallback.html"]
 
 
 def present(match: dict[str, Any], players: list[Player]) -> dict[str, Any]:

@@ -1,4 +1,6 @@
-"""``{% memo "template.html" name=value ... %}``: an include rendered once per distinct data (issue 12).
+"""``memo("template.html", name=value, ...)``: an include rendered once per distinct data (issue 12).
+
+The boards (Jinja2 templates, frontend/jinja.py) call it; the templates it renders are Jinja2 templates.
 
 A board is mostly parts that the last move left as they were (five of Mountain
 Goats' six mountains, say) and parts every viewer sees alike.  ``memo``
@@ -25,11 +27,8 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from django import template
 from django.conf import settings
 from django.template.loader import get_template
-
-register = template.Library()
 
 
 class _Renders:
@@ -79,11 +78,6 @@ def key_of(name: str, values: dict[str, Any]) -> str | None:
         return None
 
 
-@register.simple_tag
-def memo(name: str, **values: Any) -> str:
-    return render(name, values)
-
-
 def render(name: str, values: dict[str, Any]) -> str:
     """Template ``name`` rendered with ``values`` only, from the cache when the same values were rendered."""
     key = key_of(name, values)
@@ -91,7 +85,7 @@ def render(name: str, values: dict[str, Any]) -> str:
         html = renders.get(key)
         if html is not None:
             return html
-    html = get_template(name).render(values)  # a fresh context of these values only
+    html = get_template(name, using="jinja2").render(values)  # a fresh context of these values only
     if key is None:
         renders.uncached()
     else:

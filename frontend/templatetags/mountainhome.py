@@ -84,9 +84,9 @@ def _acts(c: dict[str, Any]) -> bool:
     return bool(c.get("single") or c.get("menu")) or any(_acts(s) for s in c.get("stored") or ())
 
 
-@register.simple_tag(takes_context=True)
-def mh_card(context: template.Context, c: dict[str, Any], mini: bool = False) -> str:
-    """One card on the table (``boards/mountainhome/card.html``), rendered through ``{% memo %}``.
+def card(context: Any, c: dict[str, Any], mini: bool = False) -> str:
+    """One card on the table (``boards/mountainhome/card.html``), rendered through ``memo``; the boards
+    call it as ``mh_card(c, mini=...)`` (frontend/jinja.py), ``context`` being the board's.
 
     The card is rendered from its own data only; a card that can act also from the match's seq
     and the move URL (its forms name them), so a card nobody can act on keeps its HTML from

@@ -1,7 +1,7 @@
 """Template tags of ranked play: the lobby panel, the match panel (clocks, ratings, resign/abort), charts.
 
 They are the only hooks into the teammates' templates: ``lobby.html`` and
-``match_live.html`` each include one partial that calls a tag here.  The match
+``match_live.html`` (a Jinja2 template) each call one hook here (``ranking_match_panel``).  The match
 panel is rendered for one viewer from the match view that template already
 has (``match.id``, ``match.my_seat``), so websocket pushes get it too.  It only
 formats: the ranked view (clocks, forfeits, ratings) comes in the template
@@ -68,9 +68,13 @@ def ranking_lobby(context: template.Context) -> dict[str, Any]:
     return data
 
 
-@register.inclusion_tag("frontend/ranking/match_panel.html", takes_context=True)
-def ranking_match_panel(context: template.Context, view: dict[str, Any]) -> dict[str, Any]:
-    ranked = context.get("ranked")
+MATCH_PANEL = "frontend/ranking/match_panel.html"  # a Jinja2 template (frontend/jinja.py)
+
+
+def match_panel_context(ranked: dict[str, Any] | None, view: dict[str, Any], csrf_token: Any = None) -> dict[str, Any]:
+    """The match panel's data for the viewer of ``view``, from ``ranked`` (the ranked view that
+    ``frontend.live.match_context`` built from the match aggregate).  Called by the fragment's
+    ``ranking_match_panel(match)`` (frontend/jinja.py)."""
     if not ranked or ranked.get("match") != view["id"]:
         # A page that did not pass its ranked view (frontend.live.match_context does): build it here,
         # from the cached aggregate (games.snapshots), so still nothing is replayed for the panel.
@@ -96,7 +100,7 @@ def ranking_match_panel(context: template.Context, view: dict[str, Any]) -> dict
         "seats": seats,
         "can_resign": live and mine,
         "can_abort": live and mine and ranked["abortable"],
-        "csrf_token": context.get("csrf_token"),
+        "csrf_token": csrf_token,
     }
 
 

@@ -1,8 +1,8 @@
 """Template tags of the table plug-in (issue 16): the one hook each page includes.
 
 ``match.html`` calls ``{% table_match_panels match %}`` (the chat and the
-spectator count), ``match_live.html`` calls ``{% table_rematch match %}`` in
-the result card, ``lobby.html`` ``{% table_lobby_chat %}`` and
+spectator count), ``match_live.html`` (Jinja2) calls ``table_rematch(match)`` in
+the result card (``rematch_data`` here), ``lobby.html`` ``{% table_lobby_chat %}`` and
 ``{% table_game_cards %}``, and ``base.html`` ``{% table_notify_attrs %}`` (the
 viewer's notification opt-ins as data attributes for ``table.js``).
 """
@@ -41,8 +41,12 @@ def table_spectators(view: dict[str, Any]) -> dict[str, Any]:
     return {"count": watch.spectator_count(view["id"]), "match_id": view["id"]}
 
 
-@register.inclusion_tag("frontend/table/rematch.html", takes_context=True)
-def table_rematch(context: template.Context, view: dict[str, Any]) -> dict[str, Any]:
+REMATCH = "frontend/table/rematch.html"
+
+
+def rematch_data(view: dict[str, Any], csrf_token: Any = None) -> dict[str, Any]:
+    """The rematch card's context for the viewer of ``view`` (empty when the match is gone); the
+    match fragment draws it with ``table_rematch(match)`` (frontend/jinja.py)."""
     match = _match(view)
     if match is None:
         return {}
@@ -50,7 +54,7 @@ def table_rematch(context: template.Context, view: dict[str, Any]) -> dict[str, 
     seat = Seat.objects.filter(match=match, index=view["my_seat"]).select_related("user").first() \
         if view.get("my_seat") is not None else None
     data = rematch_context(match, seat.user if seat is not None else None)
-    data["csrf_token"] = context.get("csrf_token")
+    data["csrf_token"] = csrf_token
     return data
 
 

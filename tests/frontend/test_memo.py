@@ -1,4 +1,5 @@
-"""``{% memo %}`` (frontend/templatetags/memo.py): one render per distinct data, and only that data (issue 12)."""
+"""``memo(...)`` (frontend/templatetags/memo.py, a global of frontend/jinja.py): one render per distinct data, and
+only that data (issue 12)."""
 
 from __future__ import annotations
 
@@ -15,9 +16,8 @@ from frontend.templatetags import memo
 from .test_presenters import mg_match, players
 
 MOUNTAIN = "frontend/boards/mountain-goats/mountain.html"
-TAG = engines["django"].from_string(
-    '{% load memo %}{% memo "' + MOUNTAIN + '" m=m column_width=column_width goat_radius=goat_radius %}'
-)
+JINJA = engines["jinja2"]
+TAG = JINJA.from_string('{{ memo("' + MOUNTAIN + '", m=m, column_width=column_width, goat_radius=goat_radius) }}')
 
 
 @pytest.fixture(autouse=True)
@@ -46,9 +46,7 @@ def _boards(seed: int, steps: int) -> list[dict]:
 
 
 def test_the_html_is_the_plain_include_s_for_every_mountain_of_a_game():
-    plain = engines["django"].from_string(
-        '{% include "' + MOUNTAIN + '" with m=m column_width=column_width goat_radius=goat_radius only %}'
-    )
+    plain = JINJA.get_template(MOUNTAIN)  # the template itself, with these values only
     count = 0
     for board in _boards(seed=3, steps=40):
         for m in board["mountains"]:
@@ -76,8 +74,8 @@ def test_what_is_not_plain_data_renders_uncached():
     class Opaque:
         number = 5
 
-    html = memo.memo(MOUNTAIN, m={"number": 5, "slots": [], "stack_discs": [], "opaque": Opaque()},
-                     column_width=1, goat_radius=1)
+    html = memo.render(MOUNTAIN, {"m": {"number": 5, "slots": [], "stack_discs": [], "opaque": Opaque()},
+                                  "column_width": 1, "goat_radius": 1})
     assert "mg-m-5" in html
     assert memo.renders.stats == {"hits": 0, "misses": 0, "uncached": 1}
     assert memo.key_of(MOUNTAIN, {"m": Opaque()}) is None
@@ -86,7 +84,7 @@ def test_what_is_not_plain_data_renders_uncached():
 def test_the_cache_is_bounded(monkeypatch):
     monkeypatch.setattr(memo.renders, "size", 3)
     for radius in range(10):
-        memo.memo(MOUNTAIN, m={"number": 5, "slots": [], "stack_discs": []}, column_width=1, goat_radius=radius)
+        memo.render(MOUNTAIN, {"m": {"number": 5, "slots": [], "stack_discs": []}, "column_width": 1, "goat_radius": radius})
     assert len(memo.renders.html) == 3
 
 
@@ -94,16 +92,16 @@ def test_the_whole_board_is_the_same_with_a_cold_or_a_warm_cache():
     for board in _boards(seed=11, steps=12)[-8:]:
         context = {"board": board, "match": {"id": 1, "seq": 1, "status": "active"}, "move_url": "/matches/1/move/"}
         memo.renders.clear()
-        cold = render_to_string("frontend/boards/mountain-goats.html", context)
-        warm = render_to_string("frontend/boards/mountain-goats.html", context)
+        cold = render_to_string("frontend/boards/mountain-goats.html", context, using="jinja2")
+        warm = render_to_string("frontend/boards/mountain-goats.html", context, using="jinja2")
         assert cold == warm and memo.renders.stats["hits"] == len(board["mountains"])
 
 
-# Mountainhome's cards ({% mh_card %}, frontend/templatetags/mountainhome.py)
+# Mountainhome's cards (mh_card, frontend/templatetags/mountainhome.py)
 
 CARD = "frontend/boards/mountainhome/card.html"
-PLAIN_CARD = engines["django"].from_string('{% include "' + CARD + '" %}')
-CARD_TAG = engines["django"].from_string("{% load mountainhome %}{% mh_card c mini=mini %}")
+PLAIN_CARD = JINJA.from_string('{% include "' + CARD + '" %}')
+CARD_TAG = JINJA.from_string("{{ mh_card(c, mini=mini) }}")
 
 
 def _cards(value) -> list[dict]:  # noqa: ANN001
@@ -188,7 +186,7 @@ def test_a_card_that_can_act_names_the_current_seq_and_one_that_cannot_is_reused
     assert second["misses"] >= 1
 
 
-# Nanga Parbat's board: regions, sections, paths, the chart and the scoring path through {% memo %}
+# Nanga Parbat's board: regions, sections, paths, the chart and the scoring path through memo
 
 def _np_boards(seed: int, steps: int):  # noqa: ANN202
     from frontend.presenters import nanga_parbat as np
@@ -217,8 +215,8 @@ def test_the_nanga_parbat_board_is_the_same_with_a_cold_or_a_warm_cache_for_ever
     for seat, match, board in _np_boards(seed=2, steps=40):
         context = {"board": board, "match": match, "move_url": "/matches/1/move/"}
         memo.renders.clear()
-        cold = render_to_string("frontend/boards/nanga-parbat.html", context)
-        warm = render_to_string("frontend/boards/nanga-parbat.html", context)
+        cold = render_to_string("frontend/boards/nanga-parbat.html", context, using="jinja2")
+        warm = render_to_string("frontend/boards/nanga-parbat.html", context, using="jinja2")
         assert cold == warm
         assert memo.renders.stats["uncached"] == 0  # every memo'd part is plain data
         for c in board["cells"]:

@@ -6,6 +6,7 @@ No database: the match dict is built from the engine state exactly as
 
 from __future__ import annotations
 
+import html as htmllib
 import json
 import random
 import re
@@ -17,6 +18,7 @@ from django.template.loader import render_to_string
 from engine import get_game
 from engine.games.mountainhome.cards import CARDS
 from frontend.presenters.mountainhome.texts import TEXT
+from frontend.jinja import select_template
 from frontend.presenters import FormError, Player, board_template, get_presenter, mountainhome
 
 MH = "mountainhome"
@@ -43,12 +45,12 @@ def render(state, seat, seq):  # noqa: ANN001, ANN201
     match = match_dict(state, seat, seq)
     players = players_for(state.players, seat, tuple(match["to_move"]))
     board = get_presenter(MH).present(match, players)
-    html = board_template(MH).render({"board": board, "match": match, "players": players})
+    html = select_template(board_template(MH)).render({"board": board, "match": match, "players": players})
     return match, board, html
 
 
 def _unescape(v: str) -> str:
-    return v.replace("&quot;", '"').replace("&#x27;", "'").replace("&amp;", "&")
+    return htmllib.unescape(v)
 
 
 def offered_actions(html: str) -> list[dict]:
@@ -67,7 +69,7 @@ def split_fallback(html: str) -> tuple[str, str]:
 
 
 def test_the_board_is_the_mountainhome_template_and_presenter():
-    assert board_template(MH).template.name == "frontend/boards/mountainhome.html"
+    assert select_template(board_template(MH)).template.name == "frontend/boards/mountainhome.html"
     assert get_presenter(MH) is mountainhome
     assert mountainhome.__file__.endswith("mountainhome/__init__.py")  # a package by job (issue 18.2)
 

@@ -11,6 +11,7 @@ from django.template.loader import render_to_string
 
 from engine import get_game
 from engine.core import CHANCE
+from frontend.jinja import select_template
 from frontend.presenters import board_template, get_presenter
 from frontend.presenters.mountainhome import recent as recent_marks
 from frontend.presenters.mountainhome.texts import BID_ONLY
@@ -54,7 +55,7 @@ def render(state, seat, recent=None):  # noqa: ANN001, ANN201
     match["recent"] = recent or []
     players = players_for(state.players, seat, tuple(match["to_move"]))
     board = PRESENTER.present(match, players)
-    html = board_template(MH).render({"board": board, "match": match, "players": players})
+    html = select_template(board_template(MH)).render({"board": board, "match": match, "players": players})
     return match, board, html
 
 

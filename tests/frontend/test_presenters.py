@@ -10,6 +10,7 @@ from django.http import QueryDict
 
 from engine import get_game
 from frontend import presenters
+from frontend.jinja import select_template
 from frontend.live import move_url
 from frontend.presenters import FormError, Player
 from frontend.presenters import mountain_goats as mg
@@ -40,8 +41,8 @@ def started(players_count: int, roll: list[int], first: int = 0):  # noqa: ANN20
 def test_presenters_are_found_by_game_id_and_a_game_without_one_falls_back():
     assert presenters.get_presenter("mountain-goats") is mg
     assert presenters.get_presenter("no-such-game") is None
-    assert presenters.board_template("mountain-goats").template.name == "frontend/boards/mountain-goats.html"
-    assert presenters.board_template("no-such-game").template.name == "frontend/boards/_fallback.html"
+    assert select_template(presenters.board_template("mountain-goats")).template.name == "frontend/boards/mountain-goats.html"
+    assert select_template(presenters.board_template("no-such-game")).template.name == "frontend/boards/_fallback.html"
 
 
 def test_the_fallback_board_shows_the_raw_observation_and_each_legal_action_escaped():

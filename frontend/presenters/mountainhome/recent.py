@@ -92,7 +92,7 @@ def apply_marks(card: dict[str, Any] | None, marked: dict[str, Any], players: li
     """Mark one drawn card (in place) if a recent event named it (or bought from its slot)."""
     if card is None:
         return
-    # Plain data (no Player), so that the card still renders through {% memo %} ({% mh_card %}).
+    # Plain data (no Player), so that the card still renders through memo(...) (mh_card(...)).
     by_seat = {p.seat: p.badge() for p in players}
     if card["id"] in marked["cards"]:
         card["recent"] = {"player": by_seat.get(marked["cards"][card["id"]]), "what": "moved"}

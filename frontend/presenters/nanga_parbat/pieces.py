@@ -96,7 +96,7 @@ def chart(
 def track(view: dict[str, Any], players: list[Player]) -> list[dict[str, Any]]:
     scores = view["scores"]
     length = max(TRACK_LENGTH, max(scores) + 5)
-    # Plain data (no Player): the same for every viewer, so the path renders once per score change ({% memo %}).
+    # Plain data (no Player): the same for every viewer, so the path renders once per score change (memo(...)).
     return [{"value": value, "markers": [p.badge() for p in players if scores[p.seat] == value]} for value in range(length + 1)]
 
 
