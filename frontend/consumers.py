@@ -31,7 +31,7 @@ from games.errors import DomainError
 from games import selectors
 from games.notify import group_name, seat_group
 
-from . import fanout
+from . import fanout, layerwatch
 from .table import render as table
 
 log = logging.getLogger(__name__)
@@ -85,6 +85,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.seat = selectors.seat_of(head.match, self.user)
         if self.seat is not None:
             await self.channel_layer.group_add(seat_group(self.match_id, self.seat), self.channel_name)
+        # Pub/Sub drops what is published while Redis is away, silently: catch up when it is back.
+        layerwatch.watch(self)
         await self.accept()
         # Catch up at once: whatever changed between the page load (or the
         # last connection) and joining the group is in this first push.
@@ -94,6 +96,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await fanout.in_pool(table.socket_opened, self.match_id, self.channel_name, self.user)
 
     async def disconnect(self, code: int) -> None:
+        layerwatch.unwatch(self)
         if self.reveal is not None:
             self.reveal.cancel()
         if self.group:
@@ -142,6 +145,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.reveal_later(head, self.shown)  # held back: pushed once it is old enough, not when made
             return
         await self.push(head=head)
+
+    async def layer_recovered(self) -> None:
+        """The channel layer was unreachable and is back (:mod:`frontend.layerwatch`): this socket's
+        messages of the meantime may be lost, so it is pushed the match as it is now, as on a
+        ``match.changed`` (if it is newer than what the page shows)."""
+        await self.match_changed({"type": "match.changed", "match_id": self.match_id})
 
     async def push(self, force: bool = False, head: fanout.Head | None = None) -> None:
         head = head or await fanout.head(self.match_id)

@@ -1,6 +1,7 @@
 """Fault 2: Redis killed during live play, down 10 s, then started again (empty).
 
 ``.venv/bin/python benchmarks/faults/fault_redis_restart.py [--runs N] [--down 10]``
+(``CHANNEL_LAYER=pubsub`` in front: the same on the Pub/Sub channel layer.)
 
 Redis is the channel layer and the Celery broker.  The harness's Redis keeps
 nothing on disk, so a restart loses every queued task, every group
@@ -18,6 +19,12 @@ none hung; every page shows every move made during the outage within a few
 seconds of Redis returning; the queued bot turns are played (by the stall
 sweep, which re-queues bot turns waiting over BOT_STALL_SECONDS) within
 BOT_STALL_SECONDS + BOT_RECOVERY_SECONDS + 10 s = 45 s; verify_match passes.
+
+A page whose match changed only while Redis was away (a bot match whose bot
+moved just as Redis went) is the hard one: its push is lost.  On the queue
+layer its socket's receive fails, the socket closes and the page reconnects
+with ``?seq=``; on the Pub/Sub layer nothing fails for the socket, and
+frontend/layerwatch.py notices the outage and catches the socket up.
 """
 
 from __future__ import annotations

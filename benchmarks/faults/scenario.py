@@ -151,6 +151,7 @@ def header(name: str) -> dict[str, Any]:
         "load_average_at_start": load_average(),
         "machine": f"{platform.machine()}, {__import__('os').cpu_count()} cores, Python {platform.python_version()}",
         "web_server": web_server(),
+        "channel_layer": __import__("os").environ.get("CHANNEL_LAYER") or "default",  # stack.py passes it on
     }
 
 

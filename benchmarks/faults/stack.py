@@ -1,7 +1,12 @@
 """A throwaway Cairn service of its own: PostgreSQL, Redis, web, Celery worker and beat.
 
 Everything runs on 127.0.0.1, on ports from ``FAULTS_PORT_BASE`` (default
-8400) upwards, in one temporary directory:
+8400) upwards, in one temporary directory.  The services get the harness's own
+``DATABASE_URL``/``REDIS_URL``; the caller's other ``DATABASE_``, ``REDIS_``,
+``CELERY_`` and ``CHANNEL_`` variables are dropped, except ``CHANNEL_LAYER``,
+which selects the channel layer as in config/settings.py (``CHANNEL_LAYER=pubsub
+.venv/bin/python benchmarks/faults/fault_redis_restart.py`` runs a fault on the
+Pub/Sub layer; unset, the default layer):
 
 * its own PostgreSQL cluster (``initdb`` + ``pg_ctl``; as the ``postgres``
   user when run as root, which PostgreSQL refuses) and its own
@@ -155,7 +160,8 @@ class Stack:
         return f"redis://127.0.0.1:{self.redis_port}/0"
 
     def env(self) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("DATABASE_", "REDIS_", "CELERY_", "CHANNEL_"))}
+        env = {k: v for k, v in os.environ.items()
+               if k == "CHANNEL_LAYER" or not k.startswith(("DATABASE_", "REDIS_", "CELERY_", "CHANNEL_"))}
         env.update({
             "DATABASE_URL": self.database_url,
             "REDIS_URL": self.redis_url,
