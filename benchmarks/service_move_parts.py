@@ -43,6 +43,21 @@ with django_database():
     qs_move=collections.Counter(); qs_fan=collections.Counter()
     cpu_get=[]; nq_get=[]; qs_get=collections.Counter(); cpu_move=[]; cpu_fan=[]; nq_move=[]; nq_fan=[]
     prof = cProfile.Profile() if PROF else None
+    backend = None
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            backend = f"/proc/{cursor.fetchone()[0]}/stat"
+
+    def pg_cpu() -> float:
+        """This connection's PostgreSQL backend's CPU time (a server on this machine), s."""
+        try:
+            fields = open(backend).read().rsplit(")", 1)[1].split()
+        except (TypeError, OSError):
+            return 0.0
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    pg_move = []
     for i in range(N):
         v = clients[alice.pk].get(f"/api/matches/{match.pk}/").json()
         if not v["to_move"]:  # the match has ended
@@ -55,12 +70,12 @@ with django_database():
         for q in cq.captured_queries: qs_get[re.sub(r"\d+|\x27[^\x27]*\x27","?",q["sql"])[:140]]+=1
         a = v["legal_actions"][-1]
         seq = v["seq"]
-        t=time.process_time()
+        t=time.process_time(); p0 = pg_cpu()
         if PROF=="move": prof.enable()
         with CaptureQueriesContext(connection) as cq:
             r = clients[u.pk].post(f"/api/matches/{match.pk}/actions", {"action": a, "expected_seq": seq}, content_type="application/json")
         if PROF=="move": prof.disable()
-        cpu_move.append(time.process_time()-t); nq_move.append(len(cq))
+        cpu_move.append(time.process_time()-t); nq_move.append(len(cq)); pg_move.append(pg_cpu() - p0)
         for q in cq.captured_queries: qs_move[re.sub(r"\d+|\x27[^\x27]*\x27","?",q["sql"])[:140]]+=1
         assert r.status_code in (200,201), r.content[:300]
         fanout.renders.clear(); fanout.positions.clear()
@@ -76,7 +91,8 @@ with django_database():
         for q in cq.captured_queries: qs_fan[re.sub(r"\d+|\x27[^\x27]*\x27","?",q["sql"])[:140]]+=1
     import statistics as st
     print(f"get: cpu median {1000*st.median(cpu_get):.1f} ms, queries {st.median(nq_get)}")
-    print(f"move: cpu median {1000*st.median(cpu_move):.1f} ms, queries {st.median(nq_move)}")
+    print(f"move: cpu median {1000*st.median(cpu_move):.1f} ms, queries {st.median(nq_move)}"
+          + (f", the database's CPU {1000*st.mean(pg_move):.1f} ms per move (its backend, mean)" if backend else ""))
     print(f"fanout(head+pos+3 renders): cpu median {1000*st.median(cpu_fan):.1f} ms, queries {st.median(nq_fan)}")
     if os.environ.get("Q"):
         print("--- get queries (per move)")
@@ -86,4 +102,4 @@ with django_database():
         print("--- fan queries (per move)")
         for k,v in qs_fan.most_common(): print(f"{v/N:5.1f} {k}")
     if prof:
-        pstats.Stats(prof).sort_stats(os.environ.get("SORT", "cumulative")).print_stats(45)
+        pstats.Stats(prof).sort_stats(os.environ.get("SORT", "cumulative")).print_stats(int(os.environ.get("LINES", "45")))
