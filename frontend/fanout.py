@@ -42,6 +42,7 @@ bounded thread pool (``CAIRN_RENDER_THREADS``), never on the event loop.
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 import time
 from collections import OrderedDict
@@ -64,17 +65,23 @@ T = TypeVar("T")
 SPECTATOR = "spectator"
 
 _pool: ThreadPoolExecutor | None = None
+_pool_pid = 0
 _pool_guard = threading.Lock()
 
 
 def pool() -> ThreadPoolExecutor:
-    """This process's render pool (bounded: at most ``CAIRN_RENDER_THREADS`` threads)."""
-    global _pool
+    """This process's render pool (bounded: at most ``CAIRN_RENDER_THREADS`` threads).
+
+    A process forked from one that had a pool (a test server forked from the test process, say) gets a
+    new one: the parent's pool object came across the fork without its threads, and work queued to it
+    would wait for ever."""
+    global _pool, _pool_pid
     with _pool_guard:
-        if _pool is None:
+        if _pool is None or _pool_pid != os.getpid():
             _pool = ThreadPoolExecutor(
                 max_workers=max(1, int(getattr(settings, "CAIRN_RENDER_THREADS", 4))), thread_name_prefix="cairn-render"
             )
+            _pool_pid = os.getpid()
         return _pool
 
 

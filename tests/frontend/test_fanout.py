@@ -276,3 +276,21 @@ def test_each_seats_fragment_is_rendered_once_where_the_move_commits_and_reaches
     # The group every socket hears carries ids only: no fragment, no state, no hash.
     assert got["match"] == {"type": "match.changed", "match_id": match.pk, "seq": fresh.seq, "seats": [0, 1]}
     assert got["carol"] == render_match_fragment(fresh, carol, oob=True)
+
+
+def test_a_forked_process_gets_a_render_pool_of_its_own():
+    """A process forked from one with a pool (a test server, say) runs its work in threads of its own."""
+    import os
+
+    assert fanout.pool().submit(lambda: "parent").result(timeout=10) == "parent"
+    for _ in range(fanout.pool()._max_workers):  # every thread of the parent's pool started and idle
+        fanout.pool().submit(lambda: None).result(timeout=10)
+    child = os.fork()
+    if child == 0:  # the child: the parent's pool object came across without its threads
+        try:
+            ok = fanout.pool().submit(lambda: os.getpid()).result(timeout=5) == os.getpid()
+        except BaseException:  # noqa: BLE001 - a timeout: the work waited for a thread that is not there
+            ok = False
+        os._exit(0 if ok else 1)
+    _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
