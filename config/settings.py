@@ -189,19 +189,23 @@ if TESTING:
     os.environ.setdefault("CHANNEL_PREFIX", f"cairn-test-{os.getpid()}")
     os.environ.setdefault("CELERY_QUEUE", f"cairn-test-{os.getpid()}")
 
-# channels-redis's queue-based RedisChannelLayer: each web process reads its one queue, one message per
-# round trip, and drops a group message to a process whose queue already holds `capacity` unread ones.
-# With a fragment per seat in the messages (games/notify.py), the default 100 dropped pushes at 500 live
-# matches on one machine; 1,000 did not (docs/PERFORMANCE.md, issue 12).  CHANNEL_LAYER=pubsub selects
-# RedisPubSubChannelLayer (one PUBLISH per group message: about half the p95 at 500 matches), but
-# after a Redis restart its sockets were not pushed to again (benchmarks/faults/fault_redis_restart.py),
-# where the queue layer's consumers close and their pages reconnect and catch up.
+# channels-redis's RedisPubSubChannelLayer: a group message is one PUBLISH, pushed to each web process's
+# subscriber connection (at 500 live matches on one machine, about half the p95 of the queue layer, and
+# less CPU per move: docs/PERFORMANCE.md, issue 12).  Pub/Sub keeps nothing, so what is published while
+# Redis is away is lost: frontend/layerwatch.py probes the layer every CHANNEL_LAYER_HEARTBEAT_SECONDS
+# and catches every match socket up when it comes back (benchmarks/faults/fault_redis_restart.py).
+# CHANNEL_LAYER=queue selects the queue-based RedisChannelLayer: each web process reads its one queue, one
+# message per round trip, and a group message to a process whose queue already holds `capacity` unread
+# ones is dropped (with a fragment per seat in the messages, the default 100 dropped pushes at 500 live
+# matches; 1,000 did not).
 _LAYER_CONFIG: dict[str, Any] = {"hosts": [REDIS_URL], "prefix": os.environ.get("CHANNEL_PREFIX", "cairn")}
-if os.environ.get("CHANNEL_LAYER", "queue") == "pubsub":
-    _LAYER = "channels_redis.pubsub.RedisPubSubChannelLayer"
-else:
+if os.environ.get("CHANNEL_LAYER", "pubsub") == "queue":
     _LAYER = "channels_redis.core.RedisChannelLayer"
     _LAYER_CONFIG["capacity"] = env_int("CHANNEL_CAPACITY", 1000)
+else:
+    _LAYER = "channels_redis.pubsub.RedisPubSubChannelLayer"
+if os.environ.get("CHANNEL_LAYER_HEARTBEAT_SECONDS"):
+    CHANNEL_LAYER_HEARTBEAT_SECONDS = float(os.environ["CHANNEL_LAYER_HEARTBEAT_SECONDS"])  # 0: no probe
 CHANNEL_LAYERS = {"default": {"BACKEND": _LAYER, "CONFIG": _LAYER_CONFIG}}
 
 CELERY_BROKER_URL = REDIS_URL
