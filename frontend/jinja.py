@@ -35,6 +35,9 @@ from django.urls import reverse
 from jinja2 import ChainableUndefined, Environment, Undefined, pass_context
 from markupsafe import Markup
 
+from .templatetags import memo as memo_parts
+from .templatetags import mountainhome
+
 
 class CairnEnvironment(Environment):
     """Jinja2 with Django's order of lookup for ``a.b``: a dict's key first, then an attribute.
@@ -64,28 +67,12 @@ def url(name: str, *args: Any) -> str:
 
 
 def memo(name: str, **values: Any) -> Markup:
-    from .templatetags import memo as memo_tag
-
-    return Markup(memo_tag.render(name, values))
+    return Markup(memo_parts.render(name, values))
 
 
 @pass_context
 def mh_card(context: Any, c: dict[str, Any], mini: bool = False) -> Markup:
-    from .templatetags import mountainhome
-
     return Markup(mountainhome.card(context, c, mini))
-
-
-def mh_face(c: dict[str, Any]) -> Markup:
-    from .templatetags import mountainhome
-
-    return Markup(mountainhome.mh_face(c))
-
-
-def mh_res(r: dict[str, Any]) -> Markup:
-    from .templatetags import mountainhome
-
-    return Markup(mountainhome.mh_res(r))
 
 
 @pass_context
@@ -132,8 +119,8 @@ def environment(**options: Any) -> Environment:
         "static": static,
         "memo": memo,
         "mh_card": mh_card,
-        "mh_face": mh_face,
-        "mh_res": mh_res,
+        "mh_face": mountainhome.mh_face,  # SafeString: Jinja2 does not escape it again
+        "mh_res": mountainhome.mh_res,
         "ranking_match_panel": ranking_match_panel,
         "clock_text": clock_text,
         "table_rematch": table_rematch,

@@ -1,6 +1,7 @@
-"""Template tags of the Mountainhome table: a resource symbol with its count, a card's face, a card.
+"""The Mountainhome table's drawing helpers: a resource symbol with its count, a card's face, a card.
 
-A tag instead of an include: the table draws hundreds of symbols, and an include per
+The boards (Jinja2 templates) call them as ``mh_res(r)``, ``mh_face(c)`` and ``mh_card(c)``
+(frontend/jinja.py).  A function instead of an include: the table draws hundreds of symbols, and an include per
 symbol made a late-game render several times slower.  The HTML is built with
 ``format_html`` (escaped), as ``boards/mountainhome/res.html`` did.
 """
@@ -9,16 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from . import memo
 
-register = template.Library()
 
-
-@register.simple_tag
 def mh_res(r: dict[str, Any]) -> SafeString:
     """One resource symbol with its count. ``r`` = ``{"res", "amt", "name"}`` (cards.res_list)."""
     tail = (mark_safe('<span class="mh-any"> any</span>') if r["res"] == "any"
@@ -33,7 +30,6 @@ def _join(parts: list[SafeString]) -> SafeString:
     return SafeString("".join(parts))
 
 
-@register.simple_tag
 def mh_face(c: dict[str, Any]) -> SafeString:
     """The printed face of a card (``presenters.mountainhome.cards.card``): cost or value in resource
     symbols, VP, name, type, construction steps, effect text and the last-move mark."""
