@@ -20,6 +20,7 @@ import json
 import random
 import statistics
 import time
+from typing import Any
 
 from service_common import describe_backends, django_database, random_action, started_match, users
 
@@ -37,9 +38,9 @@ async def measure(count: int) -> dict[str, list[float]]:
     commits: list[float] = []
     real = notify.match_changed
 
-    def timed_match_changed(match_id: int, seq: int) -> None:
+    def timed_match_changed(match_id: int, seq: int, *args: Any) -> None:
         commits.append(time.perf_counter())
-        real(match_id, seq)
+        real(match_id, seq, *args)
 
     notify.match_changed = timed_match_changed
     communicator = WebsocketCommunicator(

@@ -25,6 +25,7 @@ import logging
 import re
 from urllib.parse import parse_qs
 
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from games.errors import DomainError
@@ -65,6 +66,15 @@ class MatchConsumer(AsyncWebsocketConsumer):
     reveal: asyncio.TimerHandle | None = None
     shown: int | None = None  # the seq the last pushed fragment showed (behind the live one for a delayed spectator)
     reveal_task: asyncio.Task | None = None
+
+    async def dispatch(self, message: dict) -> None:
+        """As Channels' own, without its ``aclose_old_connections()`` before every message: a trip to a
+        thread for each push, and this consumer touches no database connection on its own thread (its
+        reads run in fanout's pool, which closes stale connections around each)."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])

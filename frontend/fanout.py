@@ -172,14 +172,16 @@ def render_for_class(
     )
 
 
-def render_seats(match_id: int) -> tuple[int, dict[int, str]]:
-    """Every seated person's fragment of the match as it is now: (the seq shown, {seat: fragment}).
+def render_seats(match_id: int, committed: Match | None = None) -> tuple[int, dict[int, str]]:
+    """Every seated person's fragment of the match: (the seq shown, {seat: fragment}).
 
     Called by ``games.notify`` after a commit, in the committing process (a web request, or a worker's
     bot move or time-out), to send each fragment to that seat's sockets only.  Seats whose person has no
-    account (empty seats, bots) have no sockets and get none.
+    account (empty seats, bots) have no sockets and get none.  ``committed``: the match as the command
+    left it (``selectors.with_seats``: its seats and their users), shown with no read; None: the match
+    as it is now, read.  Its fold comes from this process's snapshot, which the commit stored.
     """
-    match = selectors.get_match(match_id)
+    match = committed if committed is not None else selectors.get_match(match_id)
     seated = [(seat.index, seat.user) for seat in selectors.seats_of(match) if seat.user_id is not None]
     if not seated:
         return match.seq, {}

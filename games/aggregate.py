@@ -95,6 +95,9 @@ def check_action_fields(game_id: str, action: Any) -> None:
 
 
 VIEWERS_SPECTATOR = None
+# Stored rows an aggregate keeps (``MatchAggregate.newest``): the page's event log shows 40 events and
+# reads up to twice as many rows when some are hidden from the viewer (frontend.live.LOG_ROWS).
+NEWEST_ROWS = 96
 # Redacted entries by their canonical JSON, shared by every aggregate of the process (read-only once made).
 _SEALED: dict[str, Any] = {}
 _SEALED_MAX = 20_000
@@ -104,7 +107,7 @@ class MatchAggregate:
     __slots__ = ("match_id", "game", "players", "options", "state", "seq", "last_hash",
                  "started", "finished", "result", "pending", "engine_events",
                  "rated", "time_control", "moved", "forfeits", "replaced", "ending",
-                 "clock", "unstamped", "redacts", "redactions")
+                 "clock", "unstamped", "redacts", "redactions", "newest")
 
     def __init__(self, match_id: int, game_id: str, players: int, options: Mapping[str, Any]) -> None:
         self.match_id = match_id
@@ -133,6 +136,9 @@ class MatchAggregate:
         # hidden information: {seq: {viewer: the entry as that viewer sees it}}, only where it differs
         self.redacts = callable(getattr(type(self.state), "redact_event", None))
         self.redactions: dict[int, dict[int | None, Any]] = {}
+        # The newest stored rows folded (at most NEWEST_ROWS, oldest first, the last at ``seq``): the page's
+        # event log reads them instead of the database.  Empty when not known (see :meth:`extend`).
+        self.newest: tuple[Any, ...] = ()
 
     # ------------------------------------------------------------------ fold
 
@@ -145,13 +151,33 @@ class MatchAggregate:
         return aggregate
 
     def extend(self, events: Iterable[Any]) -> None:
-        """Fold stored events that follow this aggregate's ``seq`` (the rest of the log, or a snapshot's tail)."""
+        """Fold stored events that follow this aggregate's ``seq`` (the rest of the log, or a snapshot's tail).
+
+        Rows that carry every stored field (``games.store.EventRow``, or ``Event`` models) are also kept
+        as :attr:`newest`, when they continue the rows kept so far (or start the log)."""
+        folded = []
         for event in events:
             if event.seq != self.seq + 1:
                 raise ValueError(f"match {self.match_id}: event {event.seq} does not follow seq {self.seq}")
             self._fold(event.type, event.payload, event.seq, event.timestamp)
             self.seq = event.seq
             self.last_hash = event.hash
+            folded.append(event)
+        if folded:
+            self.keep_newest(folded)
+
+    def keep_newest(self, rows: list[Any]) -> None:
+        """Add stored rows just folded (or just stored, after :meth:`stamp`) to :attr:`newest`."""
+        first = rows[0]
+        kept = self.newest
+        if not hasattr(first, "actor") or not hasattr(first, "prev_hash"):
+            self.newest = ()
+        elif kept and kept[-1].seq == first.seq - 1:
+            self.newest = (kept + tuple(rows))[-NEWEST_ROWS:]
+        elif first.seq == 1 or len(rows) >= NEWEST_ROWS:
+            self.newest = tuple(rows[-NEWEST_ROWS:])
+        else:
+            self.newest = ()  # a gap before these rows: not the newest rows of the log
 
     def clone(self) -> "MatchAggregate":
         """An independent copy: commands on it never change this one (the snapshot cache's checkout)."""

@@ -52,8 +52,9 @@ _loop: asyncio.AbstractEventLoop | None = None
 _loop_pid: int | None = None
 _loop_guard = threading.Lock()
 _origin: contextvars.ContextVar[str] = contextvars.ContextVar("cairn_notify_origin", default="")
-# (match id) -> (the seq shown, {seat: that seat's fragment}); set by frontend (render_seats_with).
-SeatRenderer = Callable[[int], "tuple[int, dict[int, str]]"]
+# (match id, the match as committed or None) -> (the seq shown, {seat: that seat's fragment}); set by
+# frontend (render_seats_with).
+SeatRenderer = Callable[[int, Any], "tuple[int, dict[int, str]]"]
 _seat_renderer: SeatRenderer | None = None
 
 
@@ -116,18 +117,21 @@ def _group_send_all(messages: list[tuple[str, dict[str, Any]]]) -> None:
         asyncio.run_coroutine_threadsafe(send_all(), _sender_loop()).result(timeout=SEND_TIMEOUT_S)
 
 
-def _seat_fragments(match_id: int) -> tuple[int | None, dict[int, str]]:
+def _seat_fragments(match_id: int, committed: Any = None) -> tuple[int | None, dict[int, str]]:
     if _seat_renderer is None:
         return None, {}
     try:
-        return _seat_renderer(match_id)
+        return _seat_renderer(match_id, committed)
     except Exception:  # the seats' consumers render their own, as spectators' do
         logger.exception("could not render the seats' fragments of match %s", match_id)
         return None, {}
 
 
-def match_changed(match_id: int, seq: int, origin: str = "") -> None:
+def match_changed(match_id: int, seq: int, origin: str = "", committed: Any = None) -> None:
     """Tell the match's sockets that it changed.
+
+    ``committed``: the match row as the command that changed it left it (with its seats), so that the
+    seats' fragments are rendered with no read; None: read it.
 
     Each seated person's group gets ``{"type": "seat.fragment", "match_id", "seq", "moved", "html"[,
     "origin"]}``: their fragment, showing ``seq`` (the match as it was read after the commit: the seq
@@ -135,7 +139,7 @@ def match_changed(match_id: int, seq: int, origin: str = "") -> None:
     then the match's group gets ``{"type": "match.changed", "match_id", "seq", "seats"[, "origin"]}``,
     ``seats`` naming the seats whose fragment was sent.
     """
-    shown, fragments = _seat_fragments(match_id)
+    shown, fragments = _seat_fragments(match_id, committed)
     messages: list[tuple[str, dict[str, Any]]] = []
     for seat, html in sorted(fragments.items()):
         message = {"type": "seat.fragment", "match_id": match_id, "seq": shown, "moved": seq, "html": html}
@@ -152,11 +156,10 @@ def match_changed(match_id: int, seq: int, origin: str = "") -> None:
         logger.exception("could not notify match %s of seq %s", match_id, seq)
 
 
-def on_commit(match_id: int, seq: int) -> None:
-    """Send :func:`match_changed` once the current transaction commits."""
+def on_commit(match_id: int, seq: int, committed: Any = None) -> None:
+    """Send :func:`match_changed` once the current transaction commits (``committed``: see there)."""
     origin = _origin.get()
-    send = partial(match_changed, match_id, seq, origin) if origin else partial(match_changed, match_id, seq)
-    transaction.on_commit(send, using=db.alias())
+    transaction.on_commit(lambda: match_changed(match_id, seq, origin, committed), using=db.alias())
 
 
 def user_group(user_id: int) -> str:

@@ -31,13 +31,10 @@ def _match_pk(match_id: Any) -> int:
     return pk
 
 
-# The read path's one query (compiled once, games/reads.py): a match's seats joined with the match, its
-# creator and the seats' users.  The write path's, without the creator.
+# The read path's one query (compiled once, games/reads.py), and the write path's: a match's seats joined
+# with the match, its creator and the seats' users.
 _SEATS_WITH_MATCH = PreparedRead(
     lambda pk: Seat.objects.select_related("match", "match__created_by", "user").filter(match_id=pk).order_by("index")
-)
-_SEATS_FOR_WRITE = PreparedRead(
-    lambda pk: Seat.objects.select_related("match", "user").filter(match_id=pk).order_by("index")
 )
 
 
@@ -58,9 +55,13 @@ def get_match(match_id: Any) -> Match:
             return Match.objects.select_related("created_by").prefetch_related(_seats_prefetch()).get(pk=pk)
         except Match.DoesNotExist:
             raise NotFound(f"no match {pk}", code="match_not_found") from None
-    match = _joined(seats)
-    # As prefetch_related would leave it (django.db.models.query.prefetch_one_level): match.seats.all() reads
-    # these rows, and seats_of / seat_of make no query.
+    return with_seats(_joined(seats), seats)
+
+
+def with_seats(match: Match, seats: list[Seat]) -> Match:
+    """``match`` with ``seats`` (all its seats, their users joined) as its prefetched seats, as
+    prefetch_related would leave it (django.db.models.query.prefetch_one_level): match.seats.all() reads
+    these rows, and seats_of / seat_of make no query."""
     cached = match.seats.all()
     cached._result_cache = seats
     cached._prefetch_done = True
@@ -69,9 +70,10 @@ def get_match(match_id: Any) -> Match:
 
 
 def get_match_for_write(match_id: Any) -> tuple[Match, list[Seat]]:
-    """The match and its seats in one query (the write path)."""
+    """The match and its seats in one query (the write path); the same read as :func:`get_match`'s, so
+    that what a command saved can be shown with no other read (``frontend.fanout.render_seats``)."""
     pk = _match_pk(match_id)
-    seats = _SEATS_FOR_WRITE.rows(pk, db.alias())
+    seats = _SEATS_WITH_MATCH.rows(pk, db.alias())
     if not seats:
         raise NotFound(f"no match {match_id}", code="match_not_found")
     return _joined(seats), seats
@@ -241,6 +243,8 @@ def visible_events(
     fetch = last if not redacts else 2 * last  # some hidden events are not listed at all for this viewer
     while True:
         rows = newest.take(fetch, until) if newest is not None and after == 0 else None
+        if rows is None and aggregate is not None and after == 0:
+            rows = _kept_rows(aggregate, fetch)
         if rows is None:
             rows = load_rows(match.pk, after=after, until=until, last=fetch)
         shown = project(rows)
@@ -252,10 +256,11 @@ def visible_events(
 class NewestRows:
     """The newest stored rows of a match up to one seq, read once and shared by every viewer of that position."""
 
-    def __init__(self, match: Match, until: int, count: int) -> None:
+    def __init__(self, match: Match, until: int, count: int, rows: list[Any] | None = None) -> None:
         self.until = until
-        self.rows = load_rows(match.pk, until=until, last=count)
-        self.complete = len(self.rows) < count  # every row of the match up to ``until`` is here
+        self.rows = load_rows(match.pk, until=until, last=count) if rows is None else rows
+        # every row of the match up to ``until`` is here
+        self.complete = len(self.rows) < count or bool(self.rows and self.rows[0].seq == 1)
 
     def take(self, fetch: int, until: int | None) -> list[Any] | None:
         """The newest ``fetch`` rows up to ``until``, as ``load_rows(..., last=fetch)`` reads them, or None."""
@@ -265,7 +270,21 @@ class NewestRows:
 
 
 def newest_rows(match: Match, aggregate: MatchAggregate, count: int) -> NewestRows:
-    return NewestRows(match, aggregate.seq, count)
+    """The newest ``count`` rows up to the aggregate's seq: those it folded last (``MatchAggregate.newest``,
+    no query), or read."""
+    kept = _kept_rows(aggregate, count)
+    return NewestRows(match, aggregate.seq, count, rows=kept)
+
+
+def _kept_rows(aggregate: MatchAggregate, count: int) -> list[Any] | None:
+    """The newest ``count`` rows up to the aggregate's seq as ``load_rows(..., last=count)`` reads them, from
+    those it keeps (``MatchAggregate.newest``: the rows it folded or stored last), or None."""
+    kept = aggregate.newest
+    if kept and kept[-1].seq == aggregate.seq and kept[-1].hash == aggregate.last_hash and (
+        len(kept) >= count or kept[0].seq == 1
+    ):
+        return list(kept[-count:])
+    return None
 
 
 def record(match: Match, user: Any) -> dict[str, Any]:

@@ -70,6 +70,8 @@ def _save(match: Match, aggregate: MatchAggregate, seats: list[Seat], *, expecte
     rows = store.append(match, aggregate.pending, expected_seq=expected_seq, prev_hash=prev_hash)
     aggregate.last_hash = rows[-1].hash if rows else prev_hash
     aggregate.stamp(row.timestamp for row in rows)  # the clocks run on the stored times
+    if rows:
+        aggregate.keep_newest(store.stored_rows(rows))  # the event log's newest rows, as a read would give them
     state = aggregate.state
     live = aggregate.started and not aggregate.finished
     bots = {seat.index for seat in seats if seat.is_bot}
@@ -102,7 +104,7 @@ def _save(match: Match, aggregate: MatchAggregate, seats: list[Seat], *, expecte
                                     finished=signals.MatchFinished(match=match, seats=seats, event=finished))
     signals.match_saved.send(sender=Match, match=match, seats=seats)  # plug-ins (turn emails) queue after commit
     snapshots.remember(match, aggregate)  # this process's next load of the match starts here (after commit)
-    notify.on_commit(match.pk, match.seq)
+    notify.on_commit(match.pk, match.seq, selectors.with_seats(match, seats))
     if bot_to_move:
         _queue_bot_turn_on_commit(match.pk, match.seq)
 

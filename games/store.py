@@ -12,12 +12,13 @@ seed, so that the chain does not let anyone test a guess of a sealed payload
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import datetime, timezone as dt_timezone
 from contextlib import contextmanager
 from typing import Any, Iterable, Iterator, NamedTuple
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connections, transaction
 from django.utils import timezone
 
 from . import db
@@ -69,7 +70,8 @@ def chain_fields(event: Any, match: Match, *, reveal: bool) -> dict[str, Any]:
     if match.chain_version < 2:
         return {}
     event_nonce = chain.nonce(match_seed(match), event.seq)
-    fields: dict[str, Any] = {"body_hash": chain.body_hash(event_nonce, row_body(event))}
+    body = event_body(match.pk, event.seq, event.type, event.payload, event.actor, event.timestamp)
+    fields: dict[str, Any] = {"body_hash": chain.body_hash(event_nonce, body)}
     if reveal:
         fields["nonce"] = event_nonce.hex()
     return fields
@@ -141,11 +143,38 @@ def appending(match_id: Any = None) -> Iterator[None]:
 
 
 class EventRow(NamedTuple):
+    """A stored event as the folds and the event log read it (no model instance)."""
+
     seq: int
     type: str
     payload: Any
     hash: str
     timestamp: datetime
+    actor: str
+    prev_hash: str
+
+
+def _jsonb_order(value: Any) -> Any:
+    """``value`` with every object's keys in PostgreSQL's ``jsonb`` order (shorter first, then bytewise)."""
+    if isinstance(value, dict):
+        keys = sorted(value, key=lambda key: (len(key.encode()), key.encode()))
+        return {key: _jsonb_order(value[key]) for key in keys}
+    if isinstance(value, list):
+        return [_jsonb_order(item) for item in value]
+    return value
+
+
+def stored_rows(rows: list[Event]) -> list[EventRow]:
+    """Rows :func:`append` just stored, as :func:`load_fold_rows` will read them back: the payload is
+    decoded from the JSON stored, with PostgreSQL's ``jsonb`` order of keys on PostgreSQL (so a dict is
+    equal *and* iterates alike), and nothing of it is shared with the aggregate that decided it."""
+    reorder = connections[db.alias()].vendor == "postgresql"
+    out = []
+    for row in rows:
+        payload = json.loads(json.dumps(row.payload, cls=Event._meta.get_field("payload").encoder))
+        out.append(EventRow(row.seq, row.type, _jsonb_order(payload) if reorder else payload, row.hash,
+                            row.timestamp, row.actor, row.prev_hash))
+    return out
 
 
 def load_rows(match_id: int, *, after: int = 0, until: int | None = None, last: int | None = None) -> list[Event]:
@@ -170,5 +199,5 @@ def load_fold_rows(match_id: int, *, until: int | None = None, after: int = 0) -
     if until is not None:
         rows = rows.filter(seq__lte=until)
     return [
-        EventRow(*row) for row in rows.order_by("seq").values_list("seq", "type", "payload", "hash", "timestamp")
+        EventRow(*row) for row in rows.order_by("seq").values_list(*EventRow._fields)
     ]

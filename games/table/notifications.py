@@ -33,6 +33,7 @@ from django.template.loader import render_to_string
 
 from games import db
 from games.errors import BadRequest
+from games.reads import PreparedRead
 from games.models import Match, Seat
 
 from .models import NotificationSettings, TurnEmail
@@ -40,6 +41,8 @@ from .models import NotificationSettings, TurnEmail
 logger = logging.getLogger(__name__)
 
 TASK = "games.table.tasks.send_turn_email"
+# A person's opt-ins and their address (compiled once, games/reads.py).
+_SETTINGS = PreparedRead(lambda user_id: NotificationSettings.objects.select_related("user").filter(user_id=user_id))
 
 
 def settings_of(user: Any) -> NotificationSettings:
@@ -78,10 +81,11 @@ def on_match_saved(sender: Any, match: Match, seats: list[Seat], **kwargs: Any) 
     user_ids = [seat.user_id for seat in seats if seat.index in to_move and seat.user_id and not seat.bot_level]
     if not user_ids:
         return
-    wanted = set(
-        NotificationSettings.objects.filter(user_id__in=user_ids, email_turn=True)
-        .exclude(user__email="").values_list("user_id", flat=True)
-    )
+    wanted = set()
+    for user_id in user_ids:  # one compiled read per person to move (every move of a correspondence match)
+        for prefs in _SETTINGS.rows(user_id, db.alias()):
+            if prefs.email_turn and prefs.user.email:
+                wanted.add(user_id)
     match_id, seq = match.pk, match.seq
     for user_id in user_ids:
         if user_id in wanted:

@@ -379,3 +379,36 @@ def test_the_newest_rows_shared_by_a_positions_viewers_give_each_the_same_log(ba
     # Rows read for another position are never used for this one.
     older = selectors.NewestRows(match, aggregate.seq - 5, 2 * live.LOG_ROWS)
     assert older.take(live.LOG_ROWS, aggregate.seq) is None
+
+
+@pytest.mark.parametrize("game_id", ["mountain-goats", "nanga-parbat", MH])
+def test_the_rows_an_aggregate_keeps_are_the_stored_rows_as_read_back(backend, alice, bob, game_id):
+    """``MatchAggregate.newest`` (the event log's rows, kept so that a move's fragments need no read) is what
+    ``load_fold_rows`` reads back, down to the order of every object's keys (PostgreSQL's ``jsonb`` has its
+    own): kept from the rows a move stored, from a snapshot extended by a read, and from a cold replay."""
+    from games.aggregate import NEWEST_ROWS
+
+    def as_read(rows: Any) -> list[str]:
+        return [json.dumps([row.seq, row.type, row.payload, row.hash, row.timestamp.isoformat(), row.actor,
+                            row.prev_hash]) for row in rows]
+
+    rng = random.Random(5)
+    match = ranked_match(alice, bob, game_id)
+    users = {0: alice, 1: bob}
+    moves = 0
+    while match.status == Match.Status.ACTIVE and match.seq < NEWEST_ROWS + 30:
+        seat, action = random_move(match, rng)
+        services.submit_action(match_id=match.pk, user=users[seat], action=action, expected_seq=match.seq)
+        match = selectors.get_match(match.pk)
+        moves += 1
+        if moves % 7 == 0:  # now and then a cold start, as in another process
+            snapshots.cache.clear()
+        kept = selectors.load_aggregate(match).newest
+        stored = store.load_fold_rows(match.pk)
+        assert kept and kept[-1].seq == match.seq
+        assert as_read(kept) == as_read(stored[-NEWEST_ROWS:])
+    assert moves > 10
+    # The rows behind a cached aggregate that are not the match's newest are never taken for them.
+    aggregate = selectors.load_aggregate(match)
+    aggregate.newest = aggregate.newest[:-1]
+    assert selectors._kept_rows(aggregate, 10) is None
