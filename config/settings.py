@@ -96,10 +96,14 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    # the API's rate limits for the pages' sign-up, log-in, new-match and move forms (issue 13)
-    "games.api.throttles.PageThrottleMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # The API's rate limits for the pages' sign-up, log-in, new-match and move forms (issue 13).
+    # Innermost on purpose: it is synchronous only, so under ASGI Django runs the whole chain above it
+    # synchronously on the request's thread.  Below an async-capable middleware (Messages, XFrame) it
+    # made Django run those two asynchronously, each hook a trip between the event loop and the
+    # request's thread (issue 12; tests/service/test_asgi_threads.py).
+    "games.api.throttles.PageThrottleMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"

@@ -115,3 +115,35 @@ def test_a_forked_child_starts_its_own_threads():
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
     assert len(wrapped.idle) == 1  # the parent's are untouched
+
+
+@pytest.mark.django_db
+def test_the_middleware_chain_runs_on_the_requests_thread_without_trips_to_the_event_loop(monkeypatch):
+    """Under ASGI a middleware that can run asynchronously (Django's MiddlewareMixin ones) runs so when the
+    middleware below it is asynchronous, and then each of its hooks is a trip from the event loop to the
+    request's thread and back.  With the synchronous-only middleware innermost, the whole chain runs
+    synchronously: one page request makes no such trip, and sends its hooks' headers all the same."""
+    from django.utils.deprecation import MiddlewareMixin
+
+    async_calls: list[str] = []
+    acall = MiddlewareMixin.__acall__
+
+    async def counted(self, request):  # noqa: ANN001, ANN202
+        async_calls.append(type(self).__name__)
+        return await acall(self, request)
+
+    monkeypatch.setattr(MiddlewareMixin, "__acall__", counted)
+
+    async def get(path: str) -> dict:
+        communicator = ApplicationCommunicator(application, {**HTTP, "path": path, "raw_path": path.encode()})
+        await communicator.send_input({"type": "http.request", "body": b""})
+        start = await communicator.receive_output(10)
+        await communicator.receive_output(10)
+        await communicator.wait(10)
+        return start
+
+    start = asyncio.run(get("/"))
+    assert start["status"] == 200
+    assert async_calls == []
+    headers = {name.lower(): value for name, value in start["headers"]}
+    assert headers[b"x-frame-options"] == b"DENY"  # XFrameOptionsMiddleware still answers
