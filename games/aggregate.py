@@ -95,9 +95,10 @@ def check_action_fields(game_id: str, action: Any) -> None:
 
 
 VIEWERS_SPECTATOR = None
-# Stored rows an aggregate keeps (``MatchAggregate.newest``): the page's event log shows 40 events and
-# reads up to twice as many rows when some are hidden from the viewer (frontend.live.LOG_ROWS).
-NEWEST_ROWS = 96
+# Stored rows an aggregate keeps (``MatchAggregate.newest``): the page's event log reads the newest 48
+# (frontend.live.LOG_ROWS: 40 shown, 8 before them), and twice as many in a game that hides events
+# from some viewers (:meth:`MatchAggregate.newest_limit`).
+NEWEST_ROWS = 48
 # Redacted entries by their canonical JSON, shared by every aggregate of the process (read-only once made).
 _SEALED: dict[str, Any] = {}
 _SEALED_MAX = 20_000
@@ -136,7 +137,7 @@ class MatchAggregate:
         # hidden information: {seq: {viewer: the entry as that viewer sees it}}, only where it differs
         self.redacts = callable(getattr(type(self.state), "redact_event", None))
         self.redactions: dict[int, dict[int | None, Any]] = {}
-        # The newest stored rows folded (at most NEWEST_ROWS, oldest first, the last at ``seq``): the page's
+        # The newest stored rows folded (at most newest_limit(), oldest first, the last at ``seq``): the page's
         # event log reads them instead of the database.  Empty when not known (see :meth:`extend`).
         self.newest: tuple[Any, ...] = ()
 
@@ -166,16 +167,21 @@ class MatchAggregate:
         if folded:
             self.keep_newest(folded)
 
+    def newest_limit(self) -> int:
+        """How many stored rows :attr:`newest` keeps: twice as many where some events are hidden."""
+        return 2 * NEWEST_ROWS if self.redacts else NEWEST_ROWS
+
     def keep_newest(self, rows: list[Any]) -> None:
         """Add stored rows just folded (or just stored, after :meth:`stamp`) to :attr:`newest`."""
         first = rows[0]
         kept = self.newest
+        limit = self.newest_limit()
         if not hasattr(first, "actor") or not hasattr(first, "prev_hash"):
             self.newest = ()
         elif kept and kept[-1].seq == first.seq - 1:
-            self.newest = (kept + tuple(rows))[-NEWEST_ROWS:]
-        elif first.seq == 1 or len(rows) >= NEWEST_ROWS:
-            self.newest = tuple(rows[-NEWEST_ROWS:])
+            self.newest = (kept + tuple(rows))[-limit:]
+        elif first.seq == 1 or len(rows) >= limit:
+            self.newest = tuple(rows[-limit:])
         else:
             self.newest = ()  # a gap before these rows: not the newest rows of the log
 
