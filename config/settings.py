@@ -10,6 +10,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
 import re
 import sys
@@ -187,11 +189,38 @@ if not REDIS_URL:
 
     REDIS_URL = ensure_redis_url()
 
+
+
+def deployment_id() -> str:
+    """What tells this deployment apart from any other on the same Redis server.
+
+    ``DEPLOYMENT_ID`` when set; otherwise derived from the secret key and the database (its engine and
+    name; a SQLite file's full path), which every process of one deployment shares and two deployments
+    do not.  Redis Pub/Sub channels ignore the database number of ``REDIS_URL``, so the channel layer's
+    prefix, the cache's key prefix and the Celery queue default to names made from this id, and every
+    pushed message and live fragment carries it: a socket or a page drops what is not its own.
+    """
+    explicit = os.environ.get("DEPLOYMENT_ID", "").strip()
+    if explicit:
+        if not re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", explicit):
+            raise ImproperlyConfigured(f"DEPLOYMENT_ID must be 1-64 letters, digits, '.', '_' or '-', not {explicit!r}")
+        return explicit
+    database = DATABASES["default"]
+    name = str(database["NAME"])
+    if database["ENGINE"].endswith("sqlite3"):
+        name = str(Path(name).resolve())
+    material = f"cairn deployment\0{database['ENGINE']}\0{name}".encode()
+    return hmac.new(SECRET_KEY.encode(), material, hashlib.sha256).hexdigest()[:16]
+
+
 if TESTING:
-    # Each test run uses its own channel prefix and Celery queue on a shared Redis;
+    # Each test run uses its own deployment id, channel prefix and Celery queue on a shared Redis;
     # exported so that processes the tests start (a server, a worker) agree.
+    os.environ.setdefault("DEPLOYMENT_ID", f"test-{os.getpid()}")
     os.environ.setdefault("CHANNEL_PREFIX", f"cairn-test-{os.getpid()}")
     os.environ.setdefault("CELERY_QUEUE", f"cairn-test-{os.getpid()}")
+CAIRN_DEPLOYMENT = deployment_id()
+CHANNEL_PREFIX = os.environ.get("CHANNEL_PREFIX") or f"cairn-{CAIRN_DEPLOYMENT}"
 
 # channels-redis's RedisPubSubChannelLayer: a group message is one PUBLISH, pushed to each web process's
 # subscriber connection (at 500 live matches on one machine, about half the p95 of the queue layer, and
@@ -202,7 +231,7 @@ if TESTING:
 # message per round trip, and a group message to a process whose queue already holds `capacity` unread
 # ones is dropped (with a fragment per seat in the messages, the default 100 dropped pushes at 500 live
 # matches; 1,000 did not).
-_LAYER_CONFIG: dict[str, Any] = {"hosts": [REDIS_URL], "prefix": os.environ.get("CHANNEL_PREFIX", "cairn")}
+_LAYER_CONFIG: dict[str, Any] = {"hosts": [REDIS_URL], "prefix": CHANNEL_PREFIX}
 if os.environ.get("CHANNEL_LAYER", "pubsub") == "queue":
     _LAYER = "channels_redis.core.RedisChannelLayer"
     _LAYER_CONFIG["capacity"] = env_int("CHANNEL_CAPACITY", 1000)
@@ -220,7 +249,7 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A test run gets a queue of its own (above), so a worker of another run never takes its tasks.
-CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "cairn")
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE") or CHANNEL_PREFIX
 # A redelivered task after a lost worker is safe: every task checks (match, seq).
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 300}
 CELERY_BEAT_SCHEDULE = {
@@ -315,7 +344,7 @@ CAIRN_SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 # the local-memory cache with the embedded default (one machine, the bundled Redis).
 if os.environ.get("REDIS_URL"):
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
-                          "KEY_PREFIX": os.environ.get("CHANNEL_PREFIX", "cairn")}}
+                          "KEY_PREFIX": CHANNEL_PREFIX}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "cairn"}}
 

@@ -30,7 +30,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 
 from games.errors import DomainError
 from games import selectors
-from games.notify import group_name, seat_group
+from games.notify import group_name, ours, seat_group, stamped
 
 from . import fanout, layerwatch
 from .table import render as table
@@ -121,6 +121,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def table_message(self, event: dict) -> None:
         """Chat, rematch offers, the spectator count (games.table): rendered for this connection's user."""
+        if not ours(event):
+            return
         html = await fanout.in_pool(table.render_push, event, self.user, self.match_id)
         if html:
             await self.send(text_data=html)
@@ -128,7 +130,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def seat_fragment(self, event: dict) -> None:
         """This seat's fragment, rendered where the move was committed: forwarded as it is."""
         seq = event["seq"]
-        if event.get("match_id") != self.match_id or (self.last_seq is not None and seq <= self.last_seq):
+        if not ours(event) or event.get("match_id") != self.match_id or (self.last_seq is not None and seq <= self.last_seq):
             return
         self.last_seq = seq
         self.shown = seq
@@ -137,7 +139,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=event["html"])
 
     async def match_changed(self, event: dict) -> None:
-        if event.get("match_id") not in (None, self.match_id):
+        if event.get("match_id") != self.match_id or not ours(event):
             return
         if self.seat is not None and self.seat in event.get("seats", ()):
             return  # this seat's fragment comes in its own message (seat_fragment)
@@ -160,7 +162,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         """The channel layer was unreachable and is back (:mod:`frontend.layerwatch`): this socket's
         messages of the meantime may be lost, so it is pushed the match as it is now, as on a
         ``match.changed`` (if it is newer than what the page shows)."""
-        await self.match_changed({"type": "match.changed", "match_id": self.match_id})
+        await self.match_changed(stamped({"type": "match.changed", "match_id": self.match_id}))
 
     async def push(self, force: bool = False, head: fanout.Head | None = None) -> None:
         head = head or await fanout.head(self.match_id)

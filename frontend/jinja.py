@@ -28,6 +28,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from django.conf import settings
 from django.templatetags.static import static
 from django.template import TemplateDoesNotExist, defaultfilters, engines
 from django.template.defaultfilters import capfirst, floatformat, pluralize, truncatewords
@@ -124,6 +125,7 @@ def environment(**options: Any) -> Environment:
         "ranking_match_panel": ranking_match_panel,
         "clock_text": clock_text,
         "table_rematch": table_rematch,
+        "deployment": settings.CAIRN_DEPLOYMENT,  # on every live fragment: a page takes only its own
     })
     env.filters.update({
         "add": add,  # not "+": Django's add makes whole numbers of floats

@@ -17,6 +17,11 @@
   is captured when the commit hook is registered.
 * ``user-<id>`` groups: :func:`to_user` sends a person small JSON (a match
   found, a challenge), which their lobby socket forwards to the browser.
+* ``deployment``: every message sent here carries ``settings.CAIRN_DEPLOYMENT``, and the consumers
+  drop a message that is not their deployment's (:func:`ours`).  Each deployment's channel prefix is
+  its own by default (config/settings.py), so another deployment's messages do not reach this one's
+  groups even on a shared Redis server; the check keeps a misconfigured shared prefix from showing one
+  deployment's matches in another's pages.
 
 Services call the ``*_on_commit`` forms inside their transaction, so nothing is
 sent for a rolled-back append.
@@ -40,6 +45,7 @@ from typing import Any, Callable, Iterator
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import transaction
 
 from . import db
@@ -100,6 +106,16 @@ def _group_send(group: str, message: dict[str, Any]) -> None:
     _group_send_all([(group, message)])
 
 
+def stamped(message: dict[str, Any]) -> dict[str, Any]:
+    """``message`` with this deployment's id, which :func:`ours` checks where it is received."""
+    return {**message, "deployment": settings.CAIRN_DEPLOYMENT}
+
+
+def ours(message: dict[str, Any]) -> bool:
+    """Whether a group message was sent by this deployment (:func:`stamped`)."""
+    return message.get("deployment") == settings.CAIRN_DEPLOYMENT
+
+
 def _group_send_all(messages: list[tuple[str, dict[str, Any]]]) -> None:
     """Send each ``(group, message)`` in order, in one trip to this process's sender loop (raises on failure)."""
     layer = get_channel_layer()
@@ -108,7 +124,7 @@ def _group_send_all(messages: list[tuple[str, dict[str, Any]]]) -> None:
 
     async def send_all() -> None:
         for group, message in messages:
-            await layer.group_send(group, message)
+            await layer.group_send(group, stamped(message))
 
     if "Redis" not in type(layer).__name__:
         # Other layers (in-memory) belong to the caller's loop.

@@ -13,7 +13,7 @@ import json
 from asgiref.sync import async_to_sync
 from channels.generic.websocket import WebsocketConsumer
 
-from games.notify import user_group
+from games.notify import ours, user_group
 
 
 class UserConsumer(WebsocketConsumer):
@@ -33,4 +33,6 @@ class UserConsumer(WebsocketConsumer):
             async_to_sync(self.channel_layer.group_discard)(self.group, self.channel_name)
 
     def user_message(self, event: dict) -> None:
+        if not ours(event):
+            return
         self.send(text_data=json.dumps(event.get("message", {})))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from asgiref.sync import async_to_sync
 from channels.generic.websocket import WebsocketConsumer
 
+from games.notify import ours
 from games.table.push import LOBBY_GROUP
 
 from .render import render_push
@@ -32,6 +33,8 @@ class LobbyConsumer(WebsocketConsumer):
         """Nothing is sent this way: chat is posted over HTTP."""
 
     def table_message(self, event: dict) -> None:
+        if not ours(event):
+            return
         html = render_push(event, self.user, None)
         if html:
             self.send(text_data=html)

@@ -28,7 +28,7 @@ def send(group: str, kind: str, **ids: Any) -> None:
     if layer is None:
         return
     try:
-        async_to_sync(layer.group_send)(group, {"type": MESSAGE_TYPE, "kind": kind, **ids})
+        async_to_sync(layer.group_send)(group, notify.stamped({"type": MESSAGE_TYPE, "kind": kind, **ids}))
     except Exception:  # committed already: the page shows it at its next load
         logger.exception("could not push %s to %s", kind, group)
 

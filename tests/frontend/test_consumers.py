@@ -11,7 +11,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
 from frontend.routing import websocket_urlpatterns
-from games import selectors, services
+from games import notify, selectors, services
 
 from .helpers import climb_buttons, data_seq, mover, two_player_match
 
@@ -163,5 +163,34 @@ def test_a_foreign_origin_is_refused(alice, bob):
         )
         connected, _ = await socket.connect(timeout=TIMEOUT)
         assert not connected
+
+    run(scenario)
+
+
+def test_a_socket_forwards_no_message_of_another_deployment_on_its_groups(alice, bob):
+    """Even on a channel prefix shared by mistake, another deployment's match #N reaches no socket of this one's."""
+    match = two_player_match(alice, bob)
+    foreign = {"deployment": "another-deployment", "match_id": match.pk, "seq": match.seq + 5}
+
+    async def scenario() -> None:
+        socket = connect_as(alice, match.pk, f"?seq={match.seq}")
+        connected, _ = await socket.connect(timeout=TIMEOUT)
+        assert connected
+        layer = get_channel_layer()
+        await layer.group_send(f"match-{match.pk}-seat-0", {
+            **foreign, "type": "seat.fragment", "moved": match.seq + 5,
+            "html": '<div id="match-live" data-seq="99">their hand</div>'})
+        await layer.group_send(f"match-{match.pk}-seat-1", {
+            **foreign, "type": "seat.fragment", "moved": match.seq + 5,
+            "html": '<div id="match-live" data-seq="99">their hand</div>'})
+        await layer.group_send(f"match-{match.pk}", {**foreign, "type": "match.changed", "seats": []})
+        await layer.group_send(f"match-{match.pk}", {**foreign, "type": "table.message", "kind": "chat", "id": 1})
+        assert await socket.receive_nothing(timeout=1.0)
+        # The same message of this deployment is forwarded: the check, not the group, kept the others out.
+        await layer.group_send(f"match-{match.pk}-seat-0", notify.stamped({
+            **foreign, "type": "seat.fragment", "moved": match.seq + 5,
+            "html": '<div id="match-live" data-seq="99">ours</div>'}))
+        assert "ours" in await socket.receive_from(timeout=TIMEOUT)
+        await socket.disconnect()
 
     run(scenario)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from django.conf import settings
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from django.contrib.auth.models import AnonymousUser
@@ -274,7 +275,8 @@ def test_each_seats_fragment_is_rendered_once_where_the_move_commits_and_reaches
         assert message["html"] == render_match_fragment(fresh, user, oob=True)
     assert got["seat:0"]["html"] != got["seat:1"]["html"]
     # The group every socket hears carries ids only: no fragment, no state, no hash.
-    assert got["match"] == {"type": "match.changed", "match_id": match.pk, "seq": fresh.seq, "seats": [0, 1]}
+    assert got["match"] == {"type": "match.changed", "match_id": match.pk, "seq": fresh.seq, "seats": [0, 1],
+                            "deployment": settings.CAIRN_DEPLOYMENT}
     assert got["carol"] == render_match_fragment(fresh, carol, oob=True)
 
 

@@ -7,6 +7,7 @@ import random
 import time
 
 import pytest
+from django.conf import settings
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
@@ -45,7 +46,8 @@ def test_a_committed_append_tells_the_match_group_its_id_and_seq_only(backend, a
     message = async_to_sync(scenario)()
     fresh = Match.objects.get(pk=match.pk)
     # The seats' fragments went to the seats' own groups (tests/frontend/test_consumers.py); this one names them only.
-    assert message == {"type": "match.changed", "match_id": match.pk, "seq": fresh.seq, "seats": [0, 1]}
+    assert message == {"type": "match.changed", "match_id": match.pk, "seq": fresh.seq, "seats": [0, 1],
+                       "deployment": settings.CAIRN_DEPLOYMENT}
 
 
 @pytest.mark.django_db(databases="__all__")

@@ -15,6 +15,21 @@
   document.addEventListener("htmx:wsClose", function () { setConnection("closed", "Reconnecting…"); });
   document.addEventListener("htmx:wsError", function () { setConnection("closed", "Connection problem, retrying…"); });
 
+  // ------------------------------------------------------------ only this match's fragments
+  // A pushed fragment names its match and deployment (data-match, data-deployment on its root);
+  // a page takes none that names another, whatever the socket sends.
+  document.addEventListener("htmx:wsBeforeMessage", function (evt) {
+    var page = document.getElementById("match-live");
+    if (!page) return;
+    var template = document.createElement("template");
+    template.innerHTML = evt.detail.message || "";
+    var foreign = Array.prototype.some.call(template.content.children, function (node) {
+      return (node.hasAttribute("data-match") && node.getAttribute("data-match") !== page.getAttribute("data-match")) ||
+        (node.hasAttribute("data-deployment") && node.getAttribute("data-deployment") !== page.getAttribute("data-deployment"));
+    });
+    if (foreign) evt.preventDefault();
+  });
+
   // ------------------------------------------------------------ board scripts
   // A game's board names its script in data-board-script.  Each script is loaded once
   // per page, whether the board came with the page or first arrived in a live swap:
