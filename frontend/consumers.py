@@ -1,14 +1,11 @@
 """The match websocket: an async consumer that pushes each viewer their view's fragment.
 
-A seated person's socket also joins its seat's group, where the process that
-committed each move sends that seat's fragment, rendered once
-(``seat.fragment``, from ``games.notify.match_changed``): the consumer only
-forwards it, with no database read and no render.  Every other socket, on
-``match.changed``, asks :mod:`frontend.fanout` for the fragment of its
-viewer's class at the new position (one render per class and position, shared
-by every socket of that class in this process).  Fragments go out as htmx
-out-of-band swaps.  It never receives moves: those go over HTTP through
-``games.services``.
+On ``match.changed`` (ids and a seq, from ``games.notify``), every socket asks
+:mod:`frontend.fanout` for the fragment of its viewer's class at the new
+position: one render per class and position in this process, shared by every
+socket of that class, and the seq it shows comes with it as data.  Fragments go
+out as htmx out-of-band swaps.  It never receives moves: those go over HTTP
+through ``games.services``.
 
 The consumer is asynchronous, so an idle socket costs no thread; database
 reads and rendering run in fanout's bounded pool, and so do the table's
@@ -22,15 +19,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from games.errors import DomainError
-from games import selectors
-from games.notify import group_name, ours, seat_group, stamped
+from games.notify import group_name, ours, stamped
 
 from . import fanout, layerwatch
 from .table import render as table
@@ -40,7 +35,6 @@ log = logging.getLogger(__name__)
 __all__ = ["MatchConsumer", "group_name"]
 
 REVEAL_SLACK = 0.05  # seconds after the reveal time: the event is then surely old enough
-SHOWN = re.compile(r'data-seq="(\d+)"')  # the seq a pushed fragment shows (in its first tag)
 
 
 def _query(query_string: bytes) -> dict[str, str]:
@@ -59,7 +53,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     match_id: int
     group: str | None = None
-    seat: int | None = None  # the seat whose group this socket joined (its person's), if any
     last_seq: int | None = None
     client: str = ""
     # A spectator of a match shown N seconds behind: the timer of the next push (when more may be shown).
@@ -92,9 +85,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.client = query.get("client", "")[:64]
         self.group = group_name(self.match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        self.seat = selectors.seat_of(head.match, self.user)
-        if self.seat is not None:
-            await self.channel_layer.group_add(seat_group(self.match_id, self.seat), self.channel_name)
         # Pub/Sub drops what is published while Redis is away, silently: catch up when it is back.
         layerwatch.watch(self)
         await self.accept()
@@ -111,8 +101,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
             self.reveal.cancel()
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            if self.seat is not None:
-                await self.channel_layer.group_discard(seat_group(self.match_id, self.seat), self.channel_name)
             await fanout.in_pool(table.socket_closed, self.match_id, self.channel_name, self.user)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -127,22 +115,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if html:
             await self.send(text_data=html)
 
-    async def seat_fragment(self, event: dict) -> None:
-        """This seat's fragment, rendered where the move was committed: forwarded as it is."""
-        seq = event["seq"]
-        if not ours(event) or event.get("match_id") != self.match_id or (self.last_seq is not None and seq <= self.last_seq):
-            return
-        self.last_seq = seq
-        self.shown = seq
-        if self.client and event.get("origin") == self.client and seq == event.get("moved"):
-            return  # this page made the move and has this position as its answer (one delivery per move)
-        await self.send(text_data=event["html"])
-
     async def match_changed(self, event: dict) -> None:
         if event.get("match_id") != self.match_id or not ours(event):
             return
-        if self.seat is not None and self.seat in event.get("seats", ()):
-            return  # this seat's fragment comes in its own message (seat_fragment)
         seq = event.get("seq")
         if seq is not None and self.last_seq is not None and seq <= self.last_seq:
             return  # already pushed a fragment at least this new
@@ -172,7 +147,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if not force and self.last_seq is not None and head.seq <= self.last_seq:
             return
         try:
-            html = await fanout.fragment(head, self.user)
+            shown = await fanout.fragment(head, self.user)
         except DomainError as exc:
             log.info("match %s: viewer refused: %s", self.match_id, exc.message)
             await self.close(code=4403)
@@ -180,9 +155,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if not force and self.last_seq is not None and head.seq <= self.last_seq:
             return  # a newer push went out while this one was rendered
         self.last_seq = max(self.last_seq or 0, head.seq)
-        found = SHOWN.search(html, 0, 400)
-        self.shown = int(found.group(1)) if found else head.seq
-        await self.send(text_data=html)
+        self.shown = shown.seq
+        await self.send(text_data=shown.html)
         await self.reveal_later(head, self.shown)
 
     async def reveal_later(self, head: fanout.Head, shown: int | None) -> None:

@@ -1,11 +1,11 @@
-"""One render per distinct view: the live fragments a web process pushes (issue 12).
+"""One render per distinct view: the live fragments a web process pushes.
 
-When a match changes, every socket of that match in this process asks
-:func:`fragment` for its viewer's fragment.  Sockets are grouped by *viewer
-class* (:func:`viewer_class`): each seat is a class of its own (it may see
-hidden information, and only it gets its controls), and every spectator and
-anonymous viewer shares one class.  For one position of a match, identified
-by (match id, seq, the last event's hash string), each class is rendered once
+A commit publishes only the match id and its new seq (``games.notify``).  When a match changes,
+every socket of that match in this process asks :func:`fragment` for its viewer's fragment.
+Sockets are grouped by *viewer class* (:func:`viewer_class`): each seat is a class of its own (it
+may see hidden information, and only it gets its controls), and every spectator and anonymous
+viewer shares one class.  For one position of a match, identified by (match id, seq, the last
+event's hash string), the fold is loaded once (:class:`Position`) and each class is rendered once,
 and the HTML is handed to every socket of that class:
 
 * concurrent requests for the same key share one in-flight render (so 1,000
@@ -15,13 +15,7 @@ and the HTML is handed to every socket of that class:
   ``CAIRN_RENDER_TTL`` seconds, for sockets that connect or reconnect just
   after it.
 
-Seated people's fragments are not rendered here but where the move was
-committed: :func:`render_seats` (registered with ``games.notify``) renders
-each seat's fragment once, right after the commit, and the channel layer
-carries it to that seat's group only (``frontend.consumers``), so a move
-costs one render per seat in one process, whichever processes hold the
-sockets.  What is left here is the spectators' class (and the catch-up of a
-socket that connects).
+A fragment travels with the seq it shows (:class:`Fragment`), so no one reads it back out of the HTML.
 
 The cache is process-local on purpose: each web process must push to its
 own sockets anyway, so a shared cache (Django's, in Redis) would save at
@@ -58,7 +52,7 @@ from games import projection, selectors
 from games.errors import NotFound
 from games.models import Match
 
-from .live import LOG_ROWS, ranked_panel, render_match_fragment
+from .live import LOG_ROWS, ranked_panel, render_match_fragment_at
 
 T = TypeVar("T")
 
@@ -153,9 +147,17 @@ def _load_position(match: Match) -> Position:
     return Position(aggregate=aggregate, ranked=ranked_panel(match, aggregate), newest=newest)
 
 
+@dataclass(frozen=True)
+class Fragment:
+    """A rendered ``#match-live`` fragment and the seq it shows (its ``data-seq``)."""
+
+    seq: int
+    html: str
+
+
 def render_for_class(
     match: Match, user: Any, cls: str, position: Position | None = None, shown: int | None = None
-) -> str:
+) -> Fragment:
     """The fragment of viewer class ``cls``, rendered for ``user`` (any member of the class).
 
     The spectator delay of a rated match (``selectors.spectator_seq``) is applied
@@ -165,33 +167,11 @@ def render_for_class(
     :func:`fragment` decides the seq shown (``shown``) and adds it to the key.
     """
     if position is None:
-        return render_match_fragment(match, user, oob=True, shown=shown)
-    return render_match_fragment(
+        return Fragment(*render_match_fragment_at(match, user, oob=True, shown=shown))
+    return Fragment(*render_match_fragment_at(
         match, user, oob=True, aggregate=position.aggregate, ranked=position.ranked, newest=position.newest,
         shown=shown,
-    )
-
-
-def render_seats(match_id: int, committed: Match | None = None) -> tuple[int, dict[int, str]]:
-    """Every seated person's fragment of the match: (the seq shown, {seat: fragment}).
-
-    Called by ``games.notify`` after a commit, in the committing process (a web request, or a worker's
-    bot move or time-out), to send each fragment to that seat's sockets only.  Seats whose person has no
-    account (empty seats, bots) have no sockets and get none.  ``committed``: the match as the command
-    left it (``selectors.with_seats``: its seats and their users), shown with no read; None: the match
-    as it is now, read.  Its fold comes from this process's snapshot, which the commit stored.
-    """
-    match = committed if committed is not None else selectors.get_match(match_id)
-    seated = [(seat.index, seat.user) for seat in selectors.seats_of(match) if seat.user_id is not None]
-    if not seated:
-        return match.seq, {}
-    position = _load_position(match)
-    fragments = {index: render_for_class(match, user, f"seat:{index}", position) for index, user in seated}
-    # This process's spectators of the position, and a seat's socket that reconnects, start from these.
-    positions.put((match.pk, match.seq, match.last_hash), position)
-    for index, html in fragments.items():
-        renders.put((match.pk, match.seq, match.last_hash, f"seat:{index}"), html)
-    return match.seq, fragments
+    ))
 
 
 def delayed_in_seconds(match: Match, user: Any) -> bool:
@@ -278,7 +258,7 @@ async def head(match_id: int) -> Head | None:
 delays = Coalescer(size=0, ttl=0)
 
 
-async def fragment(head_: Head, user: Any) -> str:
+async def fragment(head_: Head, user: Any) -> Fragment:
     """``user``'s fragment of the position ``head_`` names: one render per viewer class and position."""
     match = head_.match
     cls = viewer_class(match, user)
@@ -287,7 +267,7 @@ async def fragment(head_: Head, user: Any) -> str:
         shown = await delays.get(("shown", match.pk, head_.seq), lambda: in_pool(selectors.spectator_seq, match, head_.seq))
     key = (match.pk, head_.seq, head_.last_hash, cls) if shown is None else (match.pk, head_.seq, head_.last_hash, cls, shown)
 
-    async def render() -> str:
+    async def render() -> Fragment:
         position = await positions.get(
             (match.pk, head_.seq, head_.last_hash), lambda: in_pool(_load_position, match)
         )

@@ -212,10 +212,22 @@ def render_match_fragment(
     aggregate: Any = None, ranked: Any = _UNSET, newest: Any = None, shown: int | None = None,
 ) -> str:
     """The ``#match-live`` fragment for ``user`` (``oob``: marked for an htmx out-of-band swap)."""
+    return render_match_fragment_at(
+        match, user, error=error, oob=oob, request=request, aggregate=aggregate, ranked=ranked, newest=newest,
+        shown=shown,
+    )[1]
+
+
+def render_match_fragment_at(
+    match: Match, user: Any, *, error: str | None = None, oob: bool = False, request=None,
+    aggregate: Any = None, ranked: Any = _UNSET, newest: Any = None, shown: int | None = None,
+) -> tuple[int, str]:
+    """(the seq it shows, the ``#match-live`` fragment for ``user``): behind the match's own seq for a
+    spectator of a delayed match; the fragment's ``data-seq`` says the same."""
     context = match_context(
         match, user, error=error, oob=oob, aggregate=aggregate, ranked=ranked, newest=newest, shown=shown
     )
-    return render_to_string("frontend/match_live.html", context, request=request, using="jinja2")
+    return context["match"]["seq"], render_to_string("frontend/match_live.html", context, request=request, using="jinja2")
 
 
 def replay_context(match: Match, user: Any, seq: int | None = None) -> dict[str, Any]:

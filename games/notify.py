@@ -1,16 +1,11 @@
 """Live updates over the channel layer: the one notify module of the service.
 
 * ``match-<id>`` groups: :func:`match_changed` tells a match's websocket
-  consumers that it changed.  Only ids travel (``match_id``, ``seq``, the
-  ``origin`` page's random id and which seats were sent their fragment),
-  never state or hashes: a spectator's consumer reloads the match and pushes
-  the spectators' projection (``frontend.fanout``).
-* ``match-<id>-seat-<n>`` groups: the sockets of the person in seat *n*.  The
-  process that committed the move renders each seated person's fragment once
-  (the renderer ``frontend`` registers with :func:`render_seats_with`) and
-  sends it to that seat's group only, so a seat's fragment (its hidden hand)
-  reaches no other socket, and no other process reads or renders it again.
-  Those seats' consumers then skip the ``match-<id>`` message.
+  consumers that it changed.  Only ids and numbers travel (``match_id``, the
+  ``seq`` committed, the ``origin`` page's random id), never state, hashes or
+  HTML: each web process reads the new position and renders it once per viewer
+  class for its own sockets (``frontend.fanout``).  The games layer renders
+  nothing and calls nothing of the frontend.
 * ``origin``: a page that sends a move over HTTP gets its fragment as the
   answer, so its own socket skips that move's push (one delivery per move to
   the mover).  The web view marks the move with :func:`from_origin`; the id
@@ -41,7 +36,7 @@ import logging
 import os
 import threading
 from functools import partial
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -58,17 +53,6 @@ _loop: asyncio.AbstractEventLoop | None = None
 _loop_pid: int | None = None
 _loop_guard = threading.Lock()
 _origin: contextvars.ContextVar[str] = contextvars.ContextVar("cairn_notify_origin", default="")
-# (match id, the match as committed or None) -> (the seq shown, {seat: that seat's fragment}); set by
-# frontend (render_seats_with).
-SeatRenderer = Callable[[int, Any], "tuple[int, dict[int, str]]"]
-_seat_renderer: SeatRenderer | None = None
-
-
-def render_seats_with(renderer: SeatRenderer | None) -> SeatRenderer | None:
-    """Register the function that renders every seated person's fragment of a match (returns the old one)."""
-    global _seat_renderer
-    old, _seat_renderer = _seat_renderer, renderer
-    return old
 
 
 @contextlib.contextmanager
@@ -83,11 +67,6 @@ def from_origin(origin: str | None) -> Iterator[None]:
 
 def group_name(match_id: int) -> str:
     return f"match-{match_id}"
-
-
-def seat_group(match_id: int, seat: int) -> str:
-    """The group of the sockets of the person in ``seat`` of the match."""
-    return f"match-{match_id}-seat-{seat}"
 
 
 def _sender_loop() -> asyncio.AbstractEventLoop:
@@ -133,49 +112,22 @@ def _group_send_all(messages: list[tuple[str, dict[str, Any]]]) -> None:
         asyncio.run_coroutine_threadsafe(send_all(), _sender_loop()).result(timeout=SEND_TIMEOUT_S)
 
 
-def _seat_fragments(match_id: int, committed: Any = None) -> tuple[int | None, dict[int, str]]:
-    if _seat_renderer is None:
-        return None, {}
-    try:
-        return _seat_renderer(match_id, committed)
-    except Exception:  # the seats' consumers render their own, as spectators' do
-        logger.exception("could not render the seats' fragments of match %s", match_id)
-        return None, {}
-
-
-def match_changed(match_id: int, seq: int, origin: str = "", committed: Any = None) -> None:
-    """Tell the match's sockets that it changed.
-
-    ``committed``: the match row as the command that changed it left it (with its seats), so that the
-    seats' fragments are rendered with no read; None: read it.
-
-    Each seated person's group gets ``{"type": "seat.fragment", "match_id", "seq", "moved", "html"[,
-    "origin"]}``: their fragment, showing ``seq`` (the match as it was read after the commit: the seq
-    ``moved`` of this change, or newer);
-    then the match's group gets ``{"type": "match.changed", "match_id", "seq", "seats"[, "origin"]}``,
-    ``seats`` naming the seats whose fragment was sent.
-    """
-    shown, fragments = _seat_fragments(match_id, committed)
-    messages: list[tuple[str, dict[str, Any]]] = []
-    for seat, html in sorted(fragments.items()):
-        message = {"type": "seat.fragment", "match_id": match_id, "seq": shown, "moved": seq, "html": html}
-        if origin:
-            message["origin"] = origin
-        messages.append((seat_group(match_id, seat), message))
-    changed: dict[str, Any] = {"type": "match.changed", "match_id": match_id, "seq": seq, "seats": sorted(fragments)}
+def match_changed(match_id: int, seq: int, origin: str = "") -> None:
+    """Tell the match's sockets that it changed: ``{"type": "match.changed", "match_id", "seq"[, "origin"],
+    "deployment"}`` to the match's group."""
+    changed: dict[str, Any] = {"type": "match.changed", "match_id": match_id, "seq": seq}
     if origin:
         changed["origin"] = origin
-    messages.append((group_name(match_id), changed))
     try:
-        _group_send_all(messages)
+        _group_send(group_name(match_id), changed)
     except Exception:  # the move is committed; a lost push only delays a page until its next update
         logger.exception("could not notify match %s of seq %s", match_id, seq)
 
 
-def on_commit(match_id: int, seq: int, committed: Any = None) -> None:
-    """Send :func:`match_changed` once the current transaction commits (``committed``: see there)."""
+def on_commit(match_id: int, seq: int) -> None:
+    """Send :func:`match_changed` once the current transaction commits."""
     origin = _origin.get()
-    transaction.on_commit(lambda: match_changed(match_id, seq, origin, committed), using=db.alias())
+    transaction.on_commit(lambda: match_changed(match_id, seq, origin), using=db.alias())
 
 
 def user_group(user_id: int) -> str:

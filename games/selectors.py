@@ -70,8 +70,7 @@ def with_seats(match: Match, seats: list[Seat]) -> Match:
 
 
 def get_match_for_write(match_id: Any) -> tuple[Match, list[Seat]]:
-    """The match and its seats in one query (the write path); the same read as :func:`get_match`'s, so
-    that what a command saved can be shown with no other read (``frontend.fanout.render_seats``)."""
+    """The match and its seats in one query (the write path); the same read as :func:`get_match`'s."""
     pk = _match_pk(match_id)
     seats = _SEATS_WITH_MATCH.rows(pk, db.alias())
     if not seats:

@@ -104,7 +104,7 @@ def _save(match: Match, aggregate: MatchAggregate, seats: list[Seat], *, expecte
                                     finished=signals.MatchFinished(match=match, seats=seats, event=finished))
     signals.match_saved.send(sender=Match, match=match, seats=seats)  # plug-ins (turn emails) queue after commit
     snapshots.remember(match, aggregate)  # this process's next load of the match starts here (after commit)
-    notify.on_commit(match.pk, match.seq, selectors.with_seats(match, seats))
+    notify.on_commit(match.pk, match.seq)
     if bot_to_move:
         _queue_bot_turn_on_commit(match.pk, match.seq)
 

@@ -167,30 +167,30 @@ def test_a_foreign_origin_is_refused(alice, bob):
     run(scenario)
 
 
-def test_a_socket_forwards_no_message_of_another_deployment_on_its_groups(alice, bob):
-    """Even on a channel prefix shared by mistake, another deployment's match #N reaches no socket of this one's."""
+def test_a_socket_acts_on_no_message_of_another_deployment(alice, bob, monkeypatch):
+    """Even on a channel prefix shared by mistake, another deployment's match #N moves no socket of this one's:
+    the socket is behind its match here, so acting on any of those messages would push."""
     match = two_player_match(alice, bob)
-    foreign = {"deployment": "another-deployment", "match_id": match.pk, "seq": match.seq + 5}
+    player = mover(match, alice, bob)
+    monkeypatch.setattr(notify, "on_commit", lambda *args: None)  # the move below is announced by hand
 
     async def scenario() -> None:
         socket = connect_as(alice, match.pk, f"?seq={match.seq}")
         connected, _ = await socket.connect(timeout=TIMEOUT)
         assert connected
+        assert await socket.receive_nothing(timeout=0.5)  # up to date
+        seq = await database_sync_to_async(services.submit_action)(
+            match_id=match.pk, user=player, action={"climb": []}, expected_seq=match.seq
+        )
         layer = get_channel_layer()
-        await layer.group_send(f"match-{match.pk}-seat-0", {
-            **foreign, "type": "seat.fragment", "moved": match.seq + 5,
-            "html": '<div id="match-live" data-seq="99">their hand</div>'})
-        await layer.group_send(f"match-{match.pk}-seat-1", {
-            **foreign, "type": "seat.fragment", "moved": match.seq + 5,
-            "html": '<div id="match-live" data-seq="99">their hand</div>'})
-        await layer.group_send(f"match-{match.pk}", {**foreign, "type": "match.changed", "seats": []})
-        await layer.group_send(f"match-{match.pk}", {**foreign, "type": "table.message", "kind": "chat", "id": 1})
+        changed = {"type": "match.changed", "match_id": match.pk, "seq": seq}
+        await layer.group_send(f"match-{match.pk}", {**changed, "deployment": "another-deployment"})
+        await layer.group_send(f"match-{match.pk}", changed)  # no deployment at all
+        await layer.group_send(f"match-{match.pk}", {"type": "table.message", "kind": "chat", "id": 1,
+                                                     "deployment": "another-deployment"})
         assert await socket.receive_nothing(timeout=1.0)
-        # The same message of this deployment is forwarded: the check, not the group, kept the others out.
-        await layer.group_send(f"match-{match.pk}-seat-0", notify.stamped({
-            **foreign, "type": "seat.fragment", "moved": match.seq + 5,
-            "html": '<div id="match-live" data-seq="99">ours</div>'}))
-        assert "ours" in await socket.receive_from(timeout=TIMEOUT)
+        await layer.group_send(f"match-{match.pk}", notify.stamped(changed))  # this deployment's: pushed
+        assert data_seq(await socket.receive_from(timeout=TIMEOUT)) == seq
         await socket.disconnect()
 
     run(scenario)

@@ -1,4 +1,4 @@
-"""One render per distinct view, and one delivery per move to the mover (issue 12).
+"""One render per distinct view, and one delivery per move to the mover.
 
 The sockets are real consumers over the real Redis channel layer
 (``WebsocketCommunicator``); renders are counted at ``fanout.render_for_class``.
@@ -56,7 +56,7 @@ def renders(monkeypatch):  # noqa: ANN001, ANN201
 
 
 def forget(renders: list) -> None:  # noqa: ANN001
-    """Forget the set-up's renders (each commit renders its seats) and empty the caches they filled."""
+    """Forget the set-up's renders and empty the caches they filled."""
     renders.clear()
     fanout.renders.clear()
     fanout.positions.clear()
@@ -70,10 +70,10 @@ def test_sockets_of_one_viewer_class_share_one_render(alice, bob, carol, make_us
     match = two_player_match(alice, bob)
     player = mover(match, alice, bob)
     other = bob if player == alice else alice
-    renders.clear()  # the set-up's own moves rendered the seats too
+    renders.clear()
     positions.clear()
-    # The spectators' render must find the position the commit read (kept RENDER_TTL, 2 s, which a slow
-    # suite run can exceed between the commit and the push): what is tested is the sharing, not the TTL.
+    # The classes' renders must find the position the first of them read (kept RENDER_TTL, 2 s, which a
+    # slow suite run can exceed): what is tested is the sharing, not the TTL.
     monkeypatch.setattr(fanout.positions, "ttl", 60.0)
     viewers = {
         "alice-1": alice, "alice-2": alice, "bob": bob,
@@ -94,9 +94,8 @@ def test_sockets_of_one_viewer_class_share_one_render(alice, bob, carol, make_us
         return pushed
 
     pushed = async_to_sync(scenario)()
-    # Seven sockets, three distinct views: each seat (rendered where the move was committed, and
-    # sent to its sockets only), and every spectator (logged in or not), all from one read of the
-    # position (its fold and ranked panel).
+    # Seven sockets, three distinct views: each seat, and every spectator (logged in or not), all
+    # from one read of the position (its fold and ranked panel).
     assert sorted(cls for cls, _ in renders) == ["seat:0", "seat:1", "spectator"]
     assert positions == [match.pk], (positions, fanout.positions.stats)
     seq = data_seq(pushed["bob"])
@@ -152,17 +151,18 @@ def test_a_render_is_keyed_by_the_last_hash_so_a_replaced_position_is_never_serv
     match = two_player_match(alice, bob)
     head = fanout._load_head(match.pk)  # the match with its seats, as the consumers read it
     forged = fanout.Head(match=head.match, seq=head.seq, last_hash="f" * 64)
-    renders.clear()  # the commit's renders of the seats stay cached
+    forget(renders)
 
     async def scenario() -> None:
         first = await fanout.fragment(head, alice)
         again = await fanout.fragment(head, alice)
         other = await fanout.fragment(forged, alice)
-        assert first == again and data_seq(other) == match.seq
+        assert first == again and first.seq == data_seq(first.html) == match.seq
+        assert other.seq == data_seq(other.html) == match.seq
 
     async_to_sync(scenario)()
-    # The position's seats were rendered where it was committed; the same seq under another hash is rendered anew.
-    assert [cls for cls, _ in renders] == ["seat:0"]
+    # The second ask is served from the cache; the same seq under another hash is rendered anew.
+    assert [cls for cls, _ in renders] == ["seat:0", "seat:0"]
 
 
 def test_the_page_that_made_a_move_gets_it_once_as_its_answer_and_not_pushed(alice, bob, carol):
@@ -229,14 +229,13 @@ def test_the_move_answer_and_the_push_are_one_delivery_through_the_page(alice, b
     async_to_sync(scenario)()
 
 
-def test_each_seats_fragment_is_rendered_once_where_the_move_commits_and_reaches_that_seat_only(alice, bob, carol):
-    """Mountainhome (hidden hands): each seat's fragment goes to that seat's group only; the match's group
-    (every socket, spectators too) hears ids; a spectator's socket gets the spectators' render, nothing else."""
+def test_a_commit_publishes_ids_only_and_each_socket_gets_its_own_classs_render(alice, bob, carol, renders):
+    """Mountainhome (hidden hands): the match's group hears the match id and seq; each seat's socket gets
+    that seat's own view (its hand) and a spectator's socket the spectators' view, one render per class."""
     from channels.layers import get_channel_layer
 
     from frontend.live import render_match_fragment
     from games import selectors
-    from games.models import Match
 
     match = services.create_match(user=alice, game_id="mountainhome", seats=[{"human": True}, {"human": True}])
     services.join_match(match_id=match.pk, user=bob)
@@ -245,39 +244,58 @@ def test_each_seats_fragment_is_rendered_once_where_the_move_commits_and_reaches
     seat = state.to_move()[0]
     player = (alice, bob)[seat]
     action = state.action_to_json(seat, state.legal_actions(seat)[0])
+    forget(renders)
 
     async def scenario() -> dict:
         layer = get_channel_layer()
-        raw = {}
-        for name, group in (("seat:0", notify.seat_group(match.pk, 0)), ("seat:1", notify.seat_group(match.pk, 1)),
-                            ("match", notify.group_name(match.pk))):
-            raw[name] = await layer.new_channel()
-            await layer.group_add(group, raw[name])
-        spectator = connect_as(carol, match.pk, f"?seq={match.seq}")
-        connected, _ = await spectator.connect(timeout=TIMEOUT)
-        assert connected
+        raw = await layer.new_channel()
+        await layer.group_add(notify.group_name(match.pk), raw)
+        sockets = {user.username: connect_as(user, match.pk, f"?seq={match.seq}") for user in (alice, bob, carol)}
+        for socket in sockets.values():
+            connected, _ = await socket.connect(timeout=TIMEOUT)
+            assert connected
         await database_sync_to_async(services.submit_action)(
             match_id=match.pk, user=player, action=action, expected_seq=match.seq
         )
-        got = {name: await asyncio.wait_for(layer.receive(channel), TIMEOUT) for name, channel in raw.items()}
-        got["carol"] = await spectator.receive_from(timeout=TIMEOUT)
-        assert await spectator.receive_nothing(timeout=0.5)  # no seat's message reaches a spectator's socket
-        await spectator.disconnect()
+        got = {"match": await asyncio.wait_for(layer.receive(raw), TIMEOUT)}
+        for name, socket in sockets.items():
+            got[name] = await socket.receive_from(timeout=TIMEOUT)
+            assert await socket.receive_nothing(timeout=0.3)  # one push each
+            await socket.disconnect()
         return got
 
     got = async_to_sync(scenario)()
-    fresh = Match.objects.get(pk=match.pk)
-    fresh = selectors.get_match(fresh.pk)
-    for index, user in enumerate((alice, bob)):
-        message = got[f"seat:{index}"]
-        assert message["type"] == "seat.fragment" and message["seq"] == message["moved"] == fresh.seq
-        # Exactly that seat's own view (its hand), as rendered for them alone.
-        assert message["html"] == render_match_fragment(fresh, user, oob=True)
-    assert got["seat:0"]["html"] != got["seat:1"]["html"]
+    fresh = selectors.get_match(match.pk)
     # The group every socket hears carries ids only: no fragment, no state, no hash.
-    assert got["match"] == {"type": "match.changed", "match_id": match.pk, "seq": fresh.seq, "seats": [0, 1],
+    assert got["match"] == {"type": "match.changed", "match_id": match.pk, "seq": fresh.seq,
                             "deployment": settings.CAIRN_DEPLOYMENT}
-    assert got["carol"] == render_match_fragment(fresh, carol, oob=True)
+    for user in (alice, bob, carol):
+        assert got[user.username] == render_match_fragment(fresh, user, oob=True)
+    assert got["alice"] != got["bob"]
+    assert sorted(cls for cls, _ in renders) == ["seat:0", "seat:1", "spectator"]
+
+
+def test_the_commit_path_calls_nothing_of_the_frontend(alice, bob):
+    """A move through the service (as the API, the page and a bot's worker make it) renders nothing and
+    calls no function of the frontend package: every call made while it runs, hooks after commit included."""
+    import sys
+
+    match = two_player_match(alice, bob)
+    player = mover(match, alice, bob)
+    frontend_root = str(settings.BASE_DIR / "frontend")
+    called: list[str] = []
+
+    def profile(frame, event, arg) -> None:  # noqa: ANN001
+        if event == "call" and frame.f_code.co_filename.startswith(frontend_root):
+            called.append(f"{frame.f_code.co_filename}:{frame.f_code.co_name}")
+
+    sys.setprofile(profile)
+    try:
+        seq = services.submit_action(match_id=match.pk, user=player, action={"climb": []}, expected_seq=match.seq)
+    finally:
+        sys.setprofile(None)
+    assert seq > match.seq
+    assert called == []
 
 
 def test_a_forked_process_gets_a_render_pool_of_its_own():
