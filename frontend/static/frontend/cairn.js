@@ -201,5 +201,9 @@
   document.addEventListener("change", function (evt) {
     if (evt.target.closest && evt.target.closest("#create-form")) fitCreateForm();
   });
-  document.addEventListener("DOMContentLoaded", fitCreateForm);
+  // At load, and when the browser restores the form (back/forward): a restored game choice gets its
+  // own bots' ratings, not those of the game the page was drawn with.
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", fitCreateForm);
+  else fitCreateForm();
+  window.addEventListener("pageshow", fitCreateForm);
 })();
