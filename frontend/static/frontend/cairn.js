@@ -11,9 +11,29 @@
     var label = el.querySelector(".connection-text");
     if (label) label.textContent = text;
   }
-  document.addEventListener("htmx:wsOpen", function () { setConnection("open", "Live"); });
-  document.addEventListener("htmx:wsClose", function () { setConnection("closed", "Reconnecting…"); });
-  document.addEventListener("htmx:wsError", function () { setConnection("closed", "Connection problem, retrying…"); });
+  // "Live" only while the match socket is open AND the server answers: a socket can stay open
+  // for a while after the network is gone, so the browser's offline event and any request that
+  // got no answer (offline.js sends "cairn:unreachable") say "Offline" until an answer comes back.
+  var socketOpen = false;
+  var unreachable = false;
+  function showConnection(problem) {
+    if (unreachable) setConnection("closed", "Offline: Cairn cannot be reached");
+    else if (socketOpen) setConnection("open", "Live");
+    else setConnection("closed", problem || "Reconnecting…");
+  }
+  document.addEventListener("htmx:wsOpen", function () { socketOpen = true; unreachable = false; showConnection(); });
+  document.addEventListener("htmx:wsClose", function () { socketOpen = false; showConnection(); });
+  document.addEventListener("htmx:wsError", function () { socketOpen = false; showConnection("Connection problem, retrying…"); });
+  document.addEventListener("cairn:unreachable", function () { unreachable = true; showConnection(); });
+  document.addEventListener("cairn:reachable", function () { unreachable = false; showConnection(); });
+  window.addEventListener("offline", function () { unreachable = true; showConnection(); });
+  document.addEventListener("htmx:afterRequest", function (evt) {
+    var xhr = evt.detail && evt.detail.xhr;
+    if (unreachable && xhr && xhr.status > 0 && xhr.status < 500 && navigator.onLine !== false) {
+      unreachable = false;
+      showConnection();
+    }
+  });
 
   // ------------------------------------------------------------ board scripts
   // A game's board names its script in data-board-script.  Each script is loaded once
