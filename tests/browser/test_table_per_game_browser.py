@@ -153,7 +153,7 @@ def test_at_the_table(game, live_asgi_url, celery_worker_thread, alice, carol, b
         spectator.wait_for_function("(game) => location.search.includes('game=' + game)", arg=game,
                                     timeout=STEP_TIMEOUT_MS)
         row = spectator.locator(f"[data-watch='{match.pk}']")
-        assert spec["name"] in row.inner_text() and "Bot (random)" in row.inner_text()
+        assert spec["name"] in row.inner_text() and "Random bot" in row.inner_text()
         row.get_by_role("link", name="Watch").click()
         spectator.wait_for_url(f"{base}/matches/{match.pk}/")
         spectator.wait_for_selector("#connection[data-state=open]", timeout=STEP_TIMEOUT_MS)

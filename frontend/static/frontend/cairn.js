@@ -35,6 +35,70 @@
     }
   });
 
+  // ------------------------------------------------------------ keyboard: focus survives a swap
+  // A move's answer or a push replaces #match-live, and with it the focused button: the browser
+  // would put focus back on <body> and the next Tab would start at the top of the page.  So the
+  // last control focused inside #match-live is remembered, and after a swap focus goes to the same
+  // control if it is still there (same id, or same name and value), else to the first choice in
+  // the same part of the board, else to the board itself.
+  var lastFocus = null;   // {el, id, name, value, region}
+  function focusable(root) {
+    return root && root.querySelector("button:not([disabled]), [href], input:not([type=hidden]):not([disabled]), " +
+      "select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex='-1'])");
+  }
+  function focusElement(el) {
+    if (!el) return false;
+    if (el.tabIndex < 0 && !el.hasAttribute("tabindex")) el.setAttribute("tabindex", "-1");
+    el.focus({ preventScroll: true });
+    return document.activeElement === el;
+  }
+  document.addEventListener("focusin", function (evt) {
+    var el = evt.target;
+    var live = document.getElementById("match-live");
+    if (!live || !live.contains(el)) {
+      if (el !== document.body) lastFocus = null;  // the player went elsewhere: leave focus alone
+      return;
+    }
+    var region = el.parentNode && el.parentNode.closest ? el.parentNode.closest("[id]") : null;
+    lastFocus = { el: el, id: el.id || "", name: el.getAttribute("name") || "", value: el.getAttribute("value") || "",
+                  region: region && region !== live && live.contains(region) ? region.id : "" };
+  });
+  function restoreFocus() {
+    var live = document.getElementById("match-live");
+    var active = document.activeElement;
+    if (!live || !lastFocus || document.body.contains(lastFocus.el)) return;  // not swapped away
+    if (active && active !== document.body && active !== document.documentElement) return;
+    var target = (lastFocus.id && document.getElementById(lastFocus.id)) || null;
+    if (!target && lastFocus.name) {
+      Array.prototype.some.call(live.querySelectorAll("[name]"), function (el) {
+        if (el.getAttribute("name") === lastFocus.name && (el.getAttribute("value") || "") === lastFocus.value && !el.disabled) {
+          target = el;
+          return true;
+        }
+        return false;
+      });
+    }
+    if (!target && lastFocus.region) target = focusable(document.getElementById(lastFocus.region));
+    if (!target) target = focusable(live.querySelector("form[hx-post], .board, [data-board-script]"));
+    if (target && live.contains(target) && focusElement(target)) return;
+    live.setAttribute("tabindex", "-1");
+    live.focus({ preventScroll: true });
+  }
+  ["htmx:afterSettle", "htmx:oobAfterSwap", "htmx:wsAfterMessage", "htmx:afterSwap"].forEach(function (name) {
+    document.addEventListener(name, function () { setTimeout(restoreFocus, 0); });
+  });
+  // The skip link moves focus (not only the scroll position) to the board or the page's content.
+  document.addEventListener("click", function (evt) {
+    var link = evt.target.closest && evt.target.closest("a.skip-link");
+    if (!link) return;
+    var target = document.getElementById((link.getAttribute("href") || "").slice(1));
+    if (!target) return;
+    evt.preventDefault();
+    if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
+    target.focus();
+    target.scrollIntoView({ block: "start" });
+  });
+
   // ------------------------------------------------------------ board scripts
   // A game's board names its script in data-board-script.  Each script is loaded once
   // per page, whether the board came with the page or first arrived in a live swap:
