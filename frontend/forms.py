@@ -22,15 +22,15 @@ class SignUpForm(UserCreationForm):
 
 
 def bot_label(level: str, game_id: str | None = None, players: int = 2) -> str:
-    """``Bot: Hard (2289)``: a level's name with its published rating for the game (and, above two
+    """``Hard bot · 2289``: a level's name with its published rating for the game (and, above two
     players, for that table size: ``table_ratings``), if it has one."""
     info = ai.LEVELS[level]
-    label = f"Bot: {info.get('label', level)}"
+    label = f"{info.get('label', level)} bot"
     if players > 2:
         rating = ((info.get("table_ratings") or {}).get(game_id) or {}).get(players) if game_id else None
     else:
         rating = (info.get("rating") or {}).get(game_id) if game_id else None
-    return f"{label} ({rating})" if rating is not None else label
+    return f"{label} · {rating}" if rating is not None else label
 
 
 def opponent_choices(game_id: str | None = None) -> list[tuple[str, str]]:

@@ -14,6 +14,8 @@ from typing import Any
 
 from django.template.loader import render_to_string
 
+import ai
+
 from games import selectors
 from games.models import Match
 
@@ -26,17 +28,24 @@ LOG_ROWS = EVENT_LOG_LIMIT + LOG_CONTEXT
 REPLAY_LOG_WINDOW = 60  # events listed on each side of the current one in a replay
 
 
+def bot_name(level: str) -> str:
+    """How the pages name a bot: its level's label, then "bot" ("Easy bot")."""
+    return f"{ai.LEVELS.get(level, {}).get('label', level.capitalize())} bot"
+
+
 def players_of(view: dict[str, Any]) -> list[Player]:
     """The seats of a match view as the page shows them."""
     to_move = set(view.get("to_move") or [])
     my_seat = view.get("my_seat")
     players = []
+    levels = [seat.get("bot") for seat in view["seats"] if seat.get("bot")]
     for seat in view["seats"]:
         index = seat["seat"]
         bot = seat.get("bot") or None
         username = seat.get("user")
         if bot:
-            name = f"Bot {index + 1} ({bot})"
+            # "Easy bot"; two bots of one level at a table are told apart by their seat: "Easy bot 3".
+            name = bot_name(bot) + (f" {index + 1}" if levels.count(bot) > 1 else "")
         elif username:
             name = username
         else:

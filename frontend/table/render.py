@@ -103,12 +103,16 @@ def render_push(event: dict[str, Any], user: Any, match_id: int | None = None) -
 
 
 def socket_opened(match_id: int, channel_name: str, user: Any) -> None:
-    """A match socket joined its group: a spectator's counts.  (Pages read the count every few
-    seconds, ``/matches/<id>/spectators/``: a push to every socket per arrival would cost more.)"""
+    """A match socket joined its group: a spectator's counts; a player's marks the match attended
+    (the watch list, :func:`games.table.watch.in_play`).  (Pages read the count every few seconds,
+    ``/matches/<id>/spectators/``: a push to every socket per arrival would cost more.)"""
     match = Match.objects.filter(pk=match_id).first()
-    if match is None or seat_of(match, user) is not None:
+    if match is None:
         return
     try:
+        if seat_of(match, user) is not None:
+            watch.player_joined(match_id, channel_name)  # the watch list's "a player is here"
+            return
         watch.spectator_joined(match_id, channel_name)
     except Exception:  # noqa: BLE001 - Redis away: the count is decoration
         log.exception("could not count a spectator of match %s", match_id)
@@ -117,5 +121,6 @@ def socket_opened(match_id: int, channel_name: str, user: Any) -> None:
 def socket_closed(match_id: int, channel_name: str, user: Any) -> None:
     try:
         watch.spectator_left(match_id, channel_name)
+        watch.player_left(match_id, channel_name)
     except Exception:  # noqa: BLE001
         log.exception("could not uncount a spectator of match %s", match_id)

@@ -215,10 +215,24 @@ class EventsView(APIView):
 
 
 class RecordView(APIView):
-    @extend_schema(responses={200: OpenApiTypes.OBJECT, 404: ERRORS[404]})
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "download", OpenApiTypes.BOOL, required=False,
+                description="1: the same body, sent as a file (Content-Disposition: attachment; cairn-match-<id>.json)",
+            )
+        ],
+        responses={200: OpenApiTypes.OBJECT, 400: ERRORS[400], 404: ERRORS[404]},
+    )
     def get(self, request: Request, match_id: int) -> Response:
+        download = request.query_params.get("download", "0")
+        if download not in {"0", "1", "true", "false"}:
+            raise BadRequest(f"download must be 1 or 0, not {excerpt(download)}", code="invalid_download")
         match = selectors.get_match(match_id)
-        return Response(selectors.record(match, request.user))
+        response = Response(selectors.record(match, request.user))
+        if download in {"1", "true"}:
+            response["Content-Disposition"] = f'attachment; filename="cairn-match-{match.pk}.json"'
+        return response
 
 
 class VerifyView(APIView):

@@ -176,7 +176,7 @@ def bot_display(level: str, game_id: str | None = None) -> dict[str, Any]:
     rating = published.get(game_id, published.get("*")) if game_id else None
     if game_id:
         text = f"{shown(rating)}" if rating is not None else "unrated"
-        full = f"bot {label} · {text} (fixed)" if rating is not None else f"bot {label} · no published rating"
+        full = f"{label} bot · {text}" if rating is not None else f"{label} bot · no published rating"
     else:
         def name(g: str) -> str:
             try:
@@ -186,7 +186,7 @@ def bot_display(level: str, game_id: str | None = None) -> dict[str, Any]:
 
         parts = [f"{name(g)} {shown(r)}" if g != "*" else f"{shown(r)}" for g, r in sorted(published.items())]
         text = ", ".join(parts) or "unrated"
-        full = f"bot {label} · " + (f"{text} (fixed)" if parts else "no published rating")
+        full = f"{label} bot · " + (text if parts else "no published rating")
     return {"bot": level, "label": label, "rating": rating, "ratings": published, "text": text, "full": full}
 
 

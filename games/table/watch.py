@@ -1,5 +1,10 @@
 """Watching: the list of live matches, and how many spectators each has.
 
+A match is listed while it is in play: active, and, unless it is played by correspondence, either
+moved within ``IDLE_SECONDS`` (10 minutes) or with one of its players' sockets connected.  A
+real-time (or unclocked) match whose players have all left is not shown as in play.  Each row says
+the score and whose turn it is, as a spectator sees it (a rated match's spectator delay included).
+
 The spectator count is kept in Redis so that it is right across several web
 processes: a sorted set per match (``cairn:spectators:<id>``) whose members are
 the spectators' socket channel names, scored by when they connected.  A socket
@@ -32,9 +37,37 @@ def _redis() -> Any:
     return redis.Redis.from_url(settings.REDIS_URL)
 
 
-def _key(match_id: int) -> str:
+IDLE_SECONDS = 10 * 60
+
+
+def _key(match_id: int, who: str = "spectators") -> str:
     prefix = getattr(settings, "CHANNEL_LAYERS", {}).get("default", {}).get("CONFIG", {}).get("prefix", "cairn")
-    return f"{prefix}:spectators:{match_id}"
+    return f"{prefix}:{who}:{match_id}"
+
+
+def player_joined(match_id: int, channel_name: str) -> None:
+    """A player's socket connected (counted apart from spectators: the watch list's "players here")."""
+    r, key, now = _redis(), _key(match_id, "players"), time.time()
+    ttl = settings.CAIRN_SPECTATOR_TTL_SECONDS
+    r.pipeline().zadd(key, {channel_name: now}).zremrangebyscore(key, "-inf", now - ttl).expire(key, ttl).execute()
+
+
+def player_left(match_id: int, channel_name: str) -> None:
+    _redis().zrem(_key(match_id, "players"), channel_name)
+
+
+def players_connected(match_ids: list[int]) -> set[int]:
+    """Of ``match_ids``, those with a player's socket connected now."""
+    if not match_ids:
+        return set()
+    try:
+        since = time.time() - settings.CAIRN_SPECTATOR_TTL_SECONDS
+        pipe = _redis().pipeline()
+        for match_id in match_ids:
+            pipe.zcount(_key(match_id, "players"), since, "+inf")
+        return {m for m, n in zip(match_ids, pipe.execute()) if int(n)}
+    except Exception:  # noqa: BLE001 - Redis away: judge by the moves alone
+        return set()
 
 
 def spectator_joined(match_id: int, channel_name: str) -> int:
@@ -113,20 +146,22 @@ def watch_list(*, game: str | None = None, kind: str | None = None, limit: int =
     """The watch page's rows: game, players, clock, moves so far and spectators (public facts only)."""
     from games.clocks import time_control_key
 
-    rows = list(live_matches(game=game, kind=kind)[:limit])
+    rows = in_play(list(live_matches(game=game, kind=kind)[: limit * 2]))[:limit]
     counts = spectator_counts([m.pk for m in rows])
     out = []
     for match in rows:
         seats = sorted(match.seats.all(), key=lambda s: s.index)
+        players = [
+            {"seat": s.index, "name": s.user.username if s.user_id else _bot_name(s.bot_level),
+             "bot": bool(s.bot_level), "user": s.user.username if s.user_id else None}
+            for s in seats
+        ]
         out.append({
             "id": match.pk,
             "game": match.game_id,
             "game_name": get_game(match.game_id).name,
-            "players": [
-                {"seat": s.index, "name": s.user.username if s.user_id else f"Bot ({s.bot_level})",
-                 "bot": bool(s.bot_level), "user": s.user.username if s.user_id else None}
-                for s in seats
-            ],
+            "players": players,
+            **summary(match, players),
             "rated": match.rated,
             "time_control": time_control_key(match.time_control),
             "seq": match.seq,
@@ -134,3 +169,38 @@ def watch_list(*, game: str | None = None, kind: str | None = None, limit: int =
             "updated_at": match.updated_at.isoformat(),
         })
     return out
+
+
+def _bot_name(level: str) -> str:
+    import ai
+
+    return f"{ai.LEVELS.get(level, {}).get('label', level.capitalize())} bot"
+
+
+def in_play(matches: list[Match], *, now: float | None = None) -> list[Match]:
+    """Those of ``matches`` (active) still in play: played by correspondence, moved within
+    ``IDLE_SECONDS``, or with a player's socket connected."""
+    now = time.time() if now is None else now
+    idle = [m.pk for m in matches if (m.time_control or {}).get("kind") != "correspondence"
+            and now - m.updated_at.timestamp() > IDLE_SECONDS]
+    present = players_connected(idle)
+    return [m for m in matches if m.pk not in idle or m.pk in present]
+
+
+def summary(match: Match, players: list[dict[str, Any]]) -> dict[str, Any]:
+    """The score and whose turn it is, as a spectator sees the match now (public facts only)."""
+    from django.contrib.auth.models import AnonymousUser
+
+    from games import selectors
+
+    spectator = AnonymousUser()
+    aggregate = selectors.delayed_aggregate(match, spectator)
+    view = selectors.match_view(match, spectator, aggregate=aggregate)
+    observation = view["view"] if isinstance(view["view"], dict) else {}
+    raw = observation.get("scores")
+    if raw is None:  # Mountainhome: each seat's public VP
+        raw = [seat.get("vp") for seat in observation.get("seats") or [] if isinstance(seat, dict)]
+    names = {p["seat"]: p["name"] for p in players}
+    scores = [{"seat": i, "name": names.get(i, f"Player {i + 1}"), "score": v} for i, v in enumerate(raw or [])
+              if isinstance(v, (int, float))]
+    return {"scores": scores, "to_move": [{"seat": i, "name": names.get(i, f"Player {i + 1}")} for i in view["to_move"]]}

@@ -26,10 +26,10 @@ def test_the_seat_labels_follow_the_number_of_players(live_asgi_url, browser_pag
     option = page.locator("select[name=seat_1] option[value='bot:hard']")
     page.select_option("select[name=game]", "mountain-goats")
     page.select_option("select[name=players]", "3")
-    assert option.inner_text() == f"Bot: Hard ({three})"
+    assert option.inner_text() == f"Hard bot · {three}"
     page.select_option("select[name=players]", "2")
-    assert option.inner_text() == f"Bot: Hard ({two})"
+    assert option.inner_text() == f"Hard bot · {two}"
     # medium has no 3-seat measurement: its label carries no number there
     if 3 not in ((ai.LEVELS["medium"].get("table_ratings") or {}).get("mountain-goats") or {}):
         page.select_option("select[name=players]", "3")
-        assert page.locator("select[name=seat_1] option[value='bot:medium']").inner_text() == "Bot: Medium"
+        assert page.locator("select[name=seat_1] option[value='bot:medium']").inner_text() == "Medium bot"

@@ -79,8 +79,8 @@ def test_a_new_player_signs_up_and_plays_a_whole_game_against_the_random_bot(
         if turns:
             # The bot's move since our last turn is the last move: named in the legend, its goats ringed.
             legend = page.locator("#last-move").inner_text()
-            assert "Last move" in legend and "Bot 2 (random) rolled" in legend, legend
-            if "climbed nothing" not in legend.split("Bot 2 (random)")[-1]:
+            assert "Last move" in legend and "Random bot rolled" in legend, legend
+            if "climbed nothing" not in legend.split("Random bot")[-1]:
                 assert page.locator(".mg-svg .goat.seat-1.last").count() >= 1
                 bot_climbs_marked += 1
         faces = [int(f) for f in page.locator(".mg-builder").get_attribute("data-roll").split(",")]

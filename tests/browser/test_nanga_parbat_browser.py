@@ -177,7 +177,7 @@ def test_a_player_plays_a_whole_nanga_parbat_game_against_the_random_bot_by_clic
     assert [e for e in console_errors if "400" in e], console_errors
     console_errors[:] = [e for e in console_errors if "400" not in e]
 
-    used = _play_to_the_end({"me": page}, {"me": ["Bot 2 (random)"]})
+    used = _play_to_the_end({"me": page}, {"me": ["Random bot"]})
 
     assert "Game over." in page.locator("#turn").inner_text()
     headline = page.locator("#result-title").inner_text()

@@ -153,3 +153,30 @@ def test_a_503_shows_the_servers_message_and_the_move_is_sent_after_retry_after(
     assert _actions(match) == 1
     page.wait_for_function(f"() => document.getElementById('match-live').dataset.seq === '{_seq(match)}'", timeout=STEP_MS)
     _forget_the_provoked_errors(page)
+
+
+def test_offline_the_dot_is_not_live_and_a_failed_background_poll_never_replaces_the_banner(
+    live_asgi_url, table, browser_page
+) -> None:  # noqa: ANN001
+    page = browser_page
+    user, match = table
+    _open_match(page, live_asgi_url, user, match)
+    page.context.set_offline(True)
+    page.wait_for_selector("#connection:not([data-state=open])", timeout=STEP_MS)
+    assert "Live" not in page.locator("#connection .connection-text").inner_text()
+    page.locator("#match-live .climb").first.click()
+    page.wait_for_selector("#offline-banner:not([hidden])", timeout=STEP_MS)
+    assert "not played yet" in page.locator("#offline-banner").inner_text()
+    page.wait_for_timeout(6000)  # the spectator count's poll (every 5 s) fails meanwhile
+    text = page.locator("#offline-banner").inner_text()
+    assert "move is kept" in text and "nothing was changed" not in text, text
+    assert page.locator("#connection").get_attribute("data-state") != "open"
+    page.context.set_offline(False)
+    page.wait_for_selector("#offline-banner[data-kind=ok]", timeout=STEP_MS)
+    page.wait_for_selector("#connection[data-state=open]", timeout=STEP_MS)
+    page.wait_for_timeout(5500)  # the next polls succeed; nothing replaces the outcome
+    text = page.locator("#offline-banner").inner_text()
+    assert "nothing was changed" not in text and "cannot be reached" not in text, text
+    assert _actions(match) == 1
+    page.js_errors[:] = [e for e in page.js_errors if "ERR_INTERNET_DISCONNECTED" not in e]
+    _forget_the_provoked_errors(page)

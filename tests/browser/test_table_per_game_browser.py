@@ -118,7 +118,7 @@ def test_at_the_table(game, live_asgi_url, celery_worker_thread, alice, carol, b
         # the last move, named in the legend and marked on the board.
         for _ in range(12):
             page.wait_for_function(MY_TURN, timeout=STEP_TIMEOUT_MS)
-            if (in_thread(_bot_moves, match.pk) and "Bot 2 (random)" in _text(page, spec["legend"])
+            if (in_thread(_bot_moves, match.pk) and "Random bot" in _text(page, spec["legend"])
                     and spec.get("marked", lambda action: True)(in_thread(_last_bot_action, match.pk))):
                 break
             seq = page.locator("#match-live").get_attribute("data-seq")
@@ -153,13 +153,13 @@ def test_at_the_table(game, live_asgi_url, celery_worker_thread, alice, carol, b
         spectator.wait_for_function("(game) => location.search.includes('game=' + game)", arg=game,
                                     timeout=STEP_TIMEOUT_MS)
         row = spectator.locator(f"[data-watch='{match.pk}']")
-        assert spec["name"] in row.inner_text() and "Bot (random)" in row.inner_text()
+        assert spec["name"] in row.inner_text() and "Random bot" in row.inner_text()
         row.get_by_role("link", name="Watch").click()
         spectator.wait_for_url(f"{base}/matches/{match.pk}/")
         spectator.wait_for_selector("#connection[data-state=open]", timeout=STEP_TIMEOUT_MS)
         assert "spectating" in spectator.locator("#turn").inner_text().lower()
         assert spectator.locator(spec["board"]).count() == 1
-        assert "Bot 2 (random)" in _text(spectator, spec["legend"])  # the last turn played: the bot's
+        assert "Random bot" in _text(spectator, spec["legend"])  # the last turn played: the bot's
 
         # A chat message Alice types appears in the spectator's browser.
         page.fill("#chat-input-players", f"my move in {spec['name']}")
@@ -172,7 +172,7 @@ def test_at_the_table(game, live_asgi_url, celery_worker_thread, alice, carol, b
         page.wait_for_selector("[data-rematch=offer]", timeout=STEP_TIMEOUT_MS)
         page.goto(f"{base}/matches/{match.pk}/replay/?seq={bot_move}")
         page.wait_for_selector(f"#replay[data-seq='{bot_move}']")
-        assert "Bot 2 (random)" in _text(page, spec["legend"])
+        assert "Random bot" in _text(page, spec["legend"])
         assert page.locator(spec["marks"]).count() >= 1
 
         # A rematch: the bot accepts at once, and Alice's page goes to the new match, seats as before.

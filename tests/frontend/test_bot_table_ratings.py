@@ -11,11 +11,11 @@ def test_labels_follow_the_table_size(monkeypatch) -> None:
     monkeypatch.setitem(ai.LEVELS, "hard", hard)
     labels = bot_labels_by_game()
     two = hard["rating"]["mountain-goats"]
-    assert labels["mountain-goats"]["bot:hard"] == f"Bot: Hard ({two})"
-    assert labels["mountain-goats/3"]["bot:hard"] == "Bot: Hard (1777)"
+    assert labels["mountain-goats"]["bot:hard"] == f"Hard bot · {two}"
+    assert labels["mountain-goats/3"]["bot:hard"] == "Hard bot · 1777"
     # a size without a measured rating shows the level's name only, never the 2-player figure
-    assert labels["mountain-goats/4"]["bot:hard"] == "Bot: Hard"
-    assert bot_label("hard", "mountain-goats", 3) == "Bot: Hard (1777)"
+    assert labels["mountain-goats/4"]["bot:hard"] == "Hard bot"
+    assert bot_label("hard", "mountain-goats", 3) == "Hard bot · 1777"
     assert "mountainhome/2" not in labels and "mountain-goats/2" not in labels
 
 

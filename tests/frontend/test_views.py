@@ -74,13 +74,13 @@ def test_the_lobby_offers_every_game_and_bot_level(alice):
         assert f'value="bot:{level}"' in content
     # Each level shows its published strength next to its name, per game (the script relabels on a game change).
     hard = ai.LEVELS["hard"]["rating"]["mountain-goats"]
-    assert f">Bot: Hard ({hard})</option>" in content
+    assert f">Hard bot · {hard}</option>" in content
     import json
     import re
 
     labels = json.loads(re.search(r'<script id="bot-labels" type="application/json">(.*?)</script>', content).group(1))
-    assert labels["nanga-parbat"]["bot:hard"] == f"Bot: Hard ({ai.LEVELS['hard']['rating']['nanga-parbat']})"
-    assert labels["mountain-goats"]["bot:random"] == "Bot: Random (800)"
+    assert labels["nanga-parbat"]["bot:hard"] == f"Hard bot · {ai.LEVELS['hard']['rating']['nanga-parbat']}"
+    assert labels["mountain-goats"]["bot:random"] == "Random bot · 800"
 
 
 def test_creating_a_match_against_a_bot_starts_it_and_opens_the_match_page(alice):
@@ -94,7 +94,7 @@ def test_creating_a_match_against_a_bot_starts_it_and_opens_the_match_page(alice
     page = client.get(response["Location"]).content.decode()
     assert f'ws-connect="/ws/matches/{match.pk}/?seq={match.seq}&amp;client=' in page
     assert 'class="mg-svg"' in page  # the Mountain Goats board, not the fallback
-    assert "Bot 2 (random)" in page
+    assert "Random bot" in page
 
 
 def test_creating_an_open_match_lists_it_for_others_who_can_join(alice, bob):
@@ -338,7 +338,7 @@ def test_the_page_says_the_bot_is_thinking_while_a_bot_is_to_move(alice):
     else:
         pytest.fail("the bot never moved first in 40 matches")
     page = client_for(alice).get(f"/matches/{match.pk}/").content.decode()
-    assert "Bot 2 (random)</strong> is thinking" in page
+    assert "Random bot</strong> is thinking" in page
     assert climb_buttons(page) == []
 
 

@@ -271,6 +271,20 @@ def test_the_record_export_replays_with_the_engine_cli(backend, alice, bob, alic
     assert_error(alice_api.get("/api/matches/9999/record"), 404)
 
 
+def test_the_record_comes_as_a_named_file_with_download_and_its_body_unchanged(backend, alice, bob, alice_api):
+    from .helpers import two_humans
+
+    match = finish_quickly(two_humans(alice, bob), seed=8)
+    plain = alice_api.get(f"/api/matches/{match.pk}/record")
+    assert plain.status_code == 200 and "Content-Disposition" not in plain
+    download = alice_api.get(f"/api/matches/{match.pk}/record?download=1")
+    assert download.status_code == 200
+    assert download["Content-Disposition"] == f'attachment; filename="cairn-match-{match.pk}.json"'
+    assert download["Content-Type"].startswith("application/json")
+    assert download.json() == plain.json()
+    assert_error(alice_api.get(f"/api/matches/{match.pk}/record?download=yes-please"), 400, "invalid_download")
+
+
 def test_verify_reports_ok_and_names_the_failing_seq(backend, alice, bob, anon_api):
     from .helpers import two_humans
     from .test_verify import raw_update

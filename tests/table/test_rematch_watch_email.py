@@ -180,3 +180,45 @@ def test_the_settings_page_saves_the_opt_ins(alice):
     prefs = notifications.settings_of(alice)
     assert prefs.sound and prefs.email_turn and not prefs.browser
     assert 'data-notify-sound="1"' in client.get("/").content.decode()
+
+
+def test_a_watch_row_says_the_score_and_whose_turn_it_is(alice, bob):
+    match = services.create_match(user=alice, game_id="nanga-parbat", seats=[{"human": True}, {"bot": "easy"}], options={})
+    row = next(r for r in watch.watch_list() if r["id"] == match.pk)
+    view = selectors.match_view(match, None)
+    assert row["scores"] == [{"seat": i, "name": n, "score": v}
+                             for i, (n, v) in enumerate(zip(["alice", "Easy bot"], view["view"]["scores"]))]
+    assert row["to_move"] == [{"seat": s, "name": ["alice", "Easy bot"][s]} for s in view["to_move"]]
+    page = client_for(bob).get("/watch/").content.decode()
+    text = " ".join(page.split())
+    assert "to move: alice" in text or "to move: Easy bot" in text
+    assert 'class="watch-score">Score' in page
+
+
+def test_a_mountainhome_watch_row_scores_the_public_victory_points(alice):
+    match = services.create_match(user=alice, game_id="mountainhome", seats=[{"human": True}, {"bot": "random"}], options={})
+    row = next(r for r in watch.watch_list() if r["id"] == match.pk)
+    assert [s["score"] for s in row["scores"]] == [seat["vp"] for seat in selectors.match_view(match, None)["view"]["seats"]]
+
+
+def test_a_real_time_match_left_by_its_players_for_ten_minutes_is_not_listed_as_in_play(alice, bob):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    match = two_player_match(alice, bob)
+    Match.objects.filter(pk=match.pk).update(time_control={"kind": "realtime", "base": 300, "increment": 10})
+    stale = timezone.now() - timedelta(seconds=watch.IDLE_SECONDS + 60)
+    assert match.pk in [r["id"] for r in watch.watch_list()]
+    Match.objects.filter(pk=match.pk).update(updated_at=stale)
+    assert match.pk not in [r["id"] for r in watch.watch_list()]
+    # A player's socket still open: the match is attended, so it is in play.
+    watch.player_joined(match.pk, "specific.test-channel")
+    try:
+        assert match.pk in [r["id"] for r in watch.watch_list()]
+    finally:
+        watch.player_left(match.pk, "specific.test-channel")
+    assert match.pk not in [r["id"] for r in watch.watch_list()]
+    # By correspondence, days between moves are normal: still listed.
+    Match.objects.filter(pk=match.pk).update(time_control={"kind": "correspondence", "days": 1}, updated_at=stale)
+    assert match.pk in [r["id"] for r in watch.watch_list()]

@@ -11,9 +11,93 @@
     var label = el.querySelector(".connection-text");
     if (label) label.textContent = text;
   }
-  document.addEventListener("htmx:wsOpen", function () { setConnection("open", "Live"); });
-  document.addEventListener("htmx:wsClose", function () { setConnection("closed", "Reconnecting…"); });
-  document.addEventListener("htmx:wsError", function () { setConnection("closed", "Connection problem, retrying…"); });
+  // "Live" only while the match socket is open AND the server answers: a socket can stay open
+  // for a while after the network is gone, so the browser's offline event and any request that
+  // got no answer (offline.js sends "cairn:unreachable") say "Offline" until an answer comes back.
+  var socketOpen = false;
+  var unreachable = false;
+  function showConnection(problem) {
+    if (unreachable) setConnection("closed", "Offline: Cairn cannot be reached");
+    else if (socketOpen) setConnection("open", "Live");
+    else setConnection("closed", problem || "Reconnecting…");
+  }
+  document.addEventListener("htmx:wsOpen", function () { socketOpen = true; unreachable = false; showConnection(); });
+  document.addEventListener("htmx:wsClose", function () { socketOpen = false; showConnection(); });
+  document.addEventListener("htmx:wsError", function () { socketOpen = false; showConnection("Connection problem, retrying…"); });
+  document.addEventListener("cairn:unreachable", function () { unreachable = true; showConnection(); });
+  document.addEventListener("cairn:reachable", function () { unreachable = false; showConnection(); });
+  window.addEventListener("offline", function () { unreachable = true; showConnection(); });
+  document.addEventListener("htmx:afterRequest", function (evt) {
+    var xhr = evt.detail && evt.detail.xhr;
+    if (unreachable && xhr && xhr.status > 0 && xhr.status < 500 && navigator.onLine !== false) {
+      unreachable = false;
+      showConnection();
+    }
+  });
+
+  // ------------------------------------------------------------ keyboard: focus survives a swap
+  // A move's answer or a push replaces #match-live, and with it the focused button: the browser
+  // would put focus back on <body> and the next Tab would start at the top of the page.  So the
+  // last control focused inside #match-live is remembered, and after a swap focus goes to the same
+  // control if it is still there (same id, or same name and value), else to the first choice in
+  // the same part of the board, else to the board itself.
+  var lastFocus = null;   // {el, id, name, value, region}
+  function focusable(root) {
+    return root && root.querySelector("button:not([disabled]), [href], input:not([type=hidden]):not([disabled]), " +
+      "select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex='-1'])");
+  }
+  function focusElement(el) {
+    if (!el) return false;
+    if (el.tabIndex < 0 && !el.hasAttribute("tabindex")) el.setAttribute("tabindex", "-1");
+    el.focus({ preventScroll: true });
+    return document.activeElement === el;
+  }
+  document.addEventListener("focusin", function (evt) {
+    var el = evt.target;
+    var live = document.getElementById("match-live");
+    if (!live || !live.contains(el)) {
+      if (el !== document.body) lastFocus = null;  // the player went elsewhere: leave focus alone
+      return;
+    }
+    var region = el.parentNode && el.parentNode.closest ? el.parentNode.closest("[id]") : null;
+    lastFocus = { el: el, id: el.id || "", name: el.getAttribute("name") || "", value: el.getAttribute("value") || "",
+                  region: region && region !== live && live.contains(region) ? region.id : "" };
+  });
+  function restoreFocus() {
+    var live = document.getElementById("match-live");
+    var active = document.activeElement;
+    if (!live || !lastFocus || document.body.contains(lastFocus.el)) return;  // not swapped away
+    if (active && active !== document.body && active !== document.documentElement) return;
+    var target = (lastFocus.id && document.getElementById(lastFocus.id)) || null;
+    if (!target && lastFocus.name) {
+      Array.prototype.some.call(live.querySelectorAll("[name]"), function (el) {
+        if (el.getAttribute("name") === lastFocus.name && (el.getAttribute("value") || "") === lastFocus.value && !el.disabled) {
+          target = el;
+          return true;
+        }
+        return false;
+      });
+    }
+    if (!target && lastFocus.region) target = focusable(document.getElementById(lastFocus.region));
+    if (!target) target = focusable(live.querySelector("form[hx-post], .board, [data-board-script]"));
+    if (target && live.contains(target) && focusElement(target)) return;
+    live.setAttribute("tabindex", "-1");
+    live.focus({ preventScroll: true });
+  }
+  ["htmx:afterSettle", "htmx:oobAfterSwap", "htmx:wsAfterMessage", "htmx:afterSwap"].forEach(function (name) {
+    document.addEventListener(name, function () { setTimeout(restoreFocus, 0); });
+  });
+  // The skip link moves focus (not only the scroll position) to the board or the page's content.
+  document.addEventListener("click", function (evt) {
+    var link = evt.target.closest && evt.target.closest("a.skip-link");
+    if (!link) return;
+    var target = document.getElementById((link.getAttribute("href") || "").slice(1));
+    if (!target) return;
+    evt.preventDefault();
+    if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
+    target.focus();
+    target.scrollIntoView({ block: "start" });
+  });
 
   // ------------------------------------------------------------ only this match's fragments
   // A pushed fragment names its match and deployment (data-match, data-deployment on its root);
@@ -216,5 +300,9 @@
   document.addEventListener("change", function (evt) {
     if (evt.target.closest && evt.target.closest("#create-form")) fitCreateForm();
   });
-  document.addEventListener("DOMContentLoaded", fitCreateForm);
+  // At load, and when the browser restores the form (back/forward): a restored game choice gets its
+  // own bots' ratings, not those of the game the page was drawn with.
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", fitCreateForm);
+  else fitCreateForm();
+  window.addEventListener("pageshow", fitCreateForm);
 })();

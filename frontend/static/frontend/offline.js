@@ -14,7 +14,9 @@
      stale and the move is never played twice; the board shows the stored position.
    The page never shows a move as made before the server has stored it: the board only
    changes from server answers and pushes.  Other requests that fail (join, resign, ...)
-   get the banner with "nothing was changed, try again".  Kept apart from cairn.js. */
+   get the banner with "nothing was changed, try again"; a GET that fails (a list or count
+   refreshed in the background) gets no banner.  Any request without an answer tells cairn.js
+   ("cairn:unreachable"), which then shows the connection as offline.  Kept apart from cairn.js. */
 (function () {
   "use strict";
   if (!window.htmx) return;
@@ -157,6 +159,7 @@
     }).then(function (response) {
       return response.text().then(function (text) {
         sending = false;
+        document.dispatchEvent(new CustomEvent("cairn:reachable"));
         if (response.status === 502 || response.status === 503 || response.status === 504) {
           var box = document.createElement("template");
           box.innerHTML = text;
@@ -180,20 +183,32 @@
       });
     }).catch(function () {
       sending = false;
+      unreachable();
       banner("warn", "Cairn still cannot be reached. Your move is kept and will be sent when the connection is back.", true);
       schedule(RETRY_MS);
     });
   }
 
+  function unreachable() {
+    document.dispatchEvent(new CustomEvent("cairn:unreachable"));
+  }
+  // A GET (a list or count refreshed in the background, a filter) changes nothing: its failure only
+  // says the server is out of reach (the connection state shows it), never "nothing was changed",
+  // and it never replaces what the banner says about a kept or re-sent move.
+  function isRead(config) {
+    return !config || (config.verb || "get").toLowerCase() === "get";
+  }
   function onSendError(evt) {
     var config = evt.detail.requestConfig;
+    unreachable();
     if (isMove(config)) keep(config, "Cairn cannot be reached.", RETRY_MS);
-    else banner("warn", "Cairn cannot be reached, so nothing was changed. Try again in a moment.");
+    else if (!isRead(config)) banner("warn", "Cairn cannot be reached, so nothing was changed. Try again in a moment.");
   }
   function onTimeout(evt) {
     var config = evt.detail.requestConfig;
+    unreachable();
     if (isMove(config)) keep(config, "Cairn did not answer.", RETRY_MS);
-    else banner("warn", "Cairn did not answer, so nothing may have changed. Try again in a moment.");
+    else if (!isRead(config)) banner("warn", "Cairn did not answer, so nothing may have changed. Try again in a moment.");
   }
   function onResponseError(evt) {
     var xhr = evt.detail.xhr;
@@ -205,7 +220,7 @@
     var why = serverMessage(xhr) || "Cairn is unavailable for a moment.";
     var config = evt.detail.requestConfig;
     if (isMove(config)) keep(config, why, retryAfter(xhr));
-    else banner("warn", why);
+    else if (!isRead(config)) banner("warn", why);
   }
   var handlers = { "htmx:sendError": onSendError, "htmx:timeout": onTimeout, "htmx:responseError": onResponseError };
   Object.keys(handlers).forEach(function (name) {

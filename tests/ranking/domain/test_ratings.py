@@ -86,6 +86,6 @@ def test_bot_levels_show_their_fixed_published_rating_per_game(monkeypatch):
 
     monkeypatch.setitem(ai.LEVELS, "easy", dict(ai.LEVELS["easy"], rating={"mountain-goats": 1529}))
     shown = bot_display("easy", "mountain-goats")
-    assert shown["rating"] == 1529 and shown["full"] == "bot Easy · 1529 (fixed)"
-    assert bot_display("easy", "nanga-parbat")["full"] == "bot Easy · no published rating"
+    assert shown["rating"] == 1529 and shown["full"] == "Easy bot · 1529"
+    assert bot_display("easy", "nanga-parbat")["full"] == "Easy bot · no published rating"
     assert bot_display("easy")["text"] == "Mountain Goats 1529"
