@@ -10,6 +10,7 @@ password reset) goes only to a verified address (:func:`verified_address`).
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.conf import settings
@@ -21,11 +22,16 @@ from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 
-from games.errors import BadRequest
+from games.errors import BadRequest, DomainError
 
 from .models import VerifiedEmail
 
 SALT = "cairn.accounts.verify-email"
+logger = logging.getLogger(__name__)
+
+
+class MailNotSent(DomainError):
+    status = 503
 
 
 def is_verified(user: Any) -> bool:
@@ -57,14 +63,18 @@ def verify_url(user: Any, email: str) -> str:
 
 
 def send_verification(user: Any) -> None:
-    """Mail a link that verifies the person's current address (after commit)."""
+    """Mail a link that verifies the person's current address."""
     if not user.email:
         raise BadRequest("you have no email address to verify", code="no_email")
     context = {"user": user, "email": user.email, "url": verify_url(user, user.email),
                "hours": settings.CAIRN_EMAIL_VERIFY_MAX_AGE // 3600}
     message = render_to_string("accounts/verify_email.txt", context)
-    recipient = user.email
-    transaction.on_commit(lambda: send_mail("Verify your email address for Cairn", message, None, [recipient]))
+    try:
+        send_mail("Verify your email address for Cairn", message, None, [user.email])
+    except OSError as exc:  # the mail server is away: the address is saved, the link can be sent again
+        logger.warning("could not mail a verification link to user %s: %s", user.pk, exc)
+        raise MailNotSent("the address is saved, but the mail server did not take the verification mail; "
+                          "send the link again later", code="mail_not_sent") from None
 
 
 def set_address(user: Any, email: Any) -> bool:
@@ -75,12 +85,11 @@ def set_address(user: Any, email: Any) -> bool:
     email = "" if email in ("", None) else check_address(email)
     if user.email == email:
         return False
-    with transaction.atomic():
-        user.email = email
-        user.save(update_fields=["email"])
-        if email and not is_verified(user):
-            send_verification(user)
-            return True
+    user.email = email
+    user.save(update_fields=["email"])
+    if email and not is_verified(user):
+        send_verification(user)
+        return True
     return False
 
 

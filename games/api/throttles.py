@@ -78,7 +78,10 @@ class CairnThrottle(SimpleRateThrottle):
         if parsed is None:
             return True
         self.num_requests, self.duration = parsed
-        return super().allow_request(request, view)
+        allowed = super().allow_request(request, view)
+        if not allowed and not getattr(request, "cairn_limited_scope", None):
+            request.cairn_limited_scope = self.scope  # the 429's message names the limit that was hit
+        return allowed
 
     def get_cache_key(self, request: Any, view: Any) -> str | None:
         user = getattr(request, "user", None)
