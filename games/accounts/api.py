@@ -228,7 +228,7 @@ class ReportSerializer(serializers.Serializer):
 
 class ActionInSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=moderation.Kind.values)
-    reason = StrictCharField(max_length=1000)
+    reason = StrictCharField(max_length=1000, allow_blank=True, help_text="why: kept, and shown to the person")
     user = StrictCharField(max_length=150, required=False, help_text="the person (or give a message of theirs)")
     message = serializers.IntegerField(required=False, min_value=1, help_text="a chat message (hide, dismiss)")
     minutes = serializers.IntegerField(required=False, help_text="the length of a mute or suspension")

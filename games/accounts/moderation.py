@@ -16,7 +16,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Exists, Max, OuterRef, Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from games.errors import BadRequest, Forbidden, NotFound
@@ -121,7 +121,8 @@ def reported_messages(*, status: str = "open", channel: str | None = None, repor
         raise BadRequest(f"channel must be one of {', '.join(ChatMessage.Channel.values)}, not {str(channel)[:40]!r}",
                          code="bad_filter")
     qs = (ChatMessage.objects.filter(Exists(ChatReport.objects.filter(message=OuterRef("pk"))))
-          .annotate(last_report=Max("reports__created_at"))
+          .annotate(last_report=Subquery(ChatReport.objects.filter(message=OuterRef("pk"))
+                                         .order_by("-created_at").values("created_at")[:1]))
           .select_related("author", "match"))
     handled = ModerationAction.objects.filter(message=OuterRef("pk"), kind__in=[Kind.HIDE, Kind.DISMISS],
                                               created_at__gte=OuterRef("last_report"))
