@@ -6,8 +6,8 @@ import pytest
 from django.core import mail
 from django.test import override_settings
 
-from games.accounts.models import VerifiedEmail
 from games import selectors, services
+from games.accounts.models import VerifiedEmail
 from games.errors import Conflict, Forbidden
 from games.models import Match, Seat
 from games.table import notifications, rematch, watch
