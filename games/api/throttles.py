@@ -28,6 +28,7 @@ pass through here: their moves go through the services directly
 from __future__ import annotations
 
 import functools
+import hashlib
 from typing import Any
 
 from django.conf import settings
@@ -114,7 +115,8 @@ class AccountLoginThrottle(CairnThrottle):
         if not isinstance(username, str) or not username.strip():
             return None
         namespace = getattr(settings, "CAIRN_RATE_LIMIT_NAMESPACE", "")
-        return f"cairn-throttle:{namespace}:{self.scope}:{username.strip().casefold()[:150]}"
+        digest = hashlib.sha256(username.strip().casefold().encode("utf-8", "replace")).hexdigest()[:32]
+        return f"cairn-throttle:{namespace}:{self.scope}:{digest}"  # any text makes a safe cache key
 
 
 class PasswordResetThrottle(CairnThrottle):

@@ -41,7 +41,7 @@ def create(
 ) -> Challenge:
     _require_user(user)
     try:
-        target = get_user_model().objects.get(username__iexact=str(opponent))
+        target = get_user_model().objects.get(username__iexact=str(opponent), is_active=True)
     except get_user_model().DoesNotExist:
         raise NotFound(f"there is no user {opponent!r}", code="user_not_found") from None
     if target.pk == user.pk:
