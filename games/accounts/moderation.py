@@ -88,6 +88,8 @@ def act(*, moderator: Any, kind: Any, reason: Any, username: Any = None, message
         raise BadRequest("name the user (or a message of theirs)", code="no_subject")
     if subject.pk == moderator.pk:
         raise BadRequest("moderators do not act on themselves", code="bad_subject")
+    if subject.is_superuser and not moderator.is_superuser:
+        raise Forbidden("only an administrator may act on an administrator", code="not_allowed")
     now = timezone.now()
     until = _until(kind, minutes, now)
     if kind == Kind.HIDE and ModerationAction.objects.filter(message=message, kind=Kind.HIDE).exists():
