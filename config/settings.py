@@ -90,6 +90,7 @@ INSTALLED_APPS = [
     "games",
     "games.ranking",  # ranked play (issue 7)
     "games.table",  # chat, rematches, watching, notifications (issue 16)
+    "games.accounts",  # verified email, deletion, export, moderation
     "frontend",
 ]
 
@@ -343,6 +344,10 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Cairn <cairn@localhos
 # The address "your turn" emails link to (no request is at hand in the worker).
 CAIRN_SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 
+# Accounts: how long a password-reset link and an email-verification link work (seconds).
+PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_SECONDS", 3 * 3600)
+CAIRN_EMAIL_VERIFY_MAX_AGE = env_int("EMAIL_VERIFY_SECONDS", 3 * 86400)
+
 # ---------------------------------------------------------------- cache (the rate limits' counters)
 
 # Redis when REDIS_URL is configured (every process of a deployment then shares the counters);
@@ -365,6 +370,11 @@ CAIRN_RATE_LIMITS = {
     "login": os.environ.get("RATE_LIMIT_LOGIN", "100/hour"),  # per address: API tokens and the log-in form
     "create": os.environ.get("RATE_LIMIT_CREATE", "60/min"),  # per user: new matches
     "actions": os.environ.get("RATE_LIMIT_ACTIONS", "1200/min"),  # per user: moves (a bot's go through services)
+    # per username tried: the log-in form and API tokens (password guessing spread over many addresses)
+    "login_account": os.environ.get("RATE_LIMIT_LOGIN_ACCOUNT", "20/hour"),
+    "password_reset": os.environ.get("RATE_LIMIT_PASSWORD_RESET", "10/hour"),  # per address: reset mails asked
+    "verify_email": os.environ.get("RATE_LIMIT_VERIFY_EMAIL", "5/hour"),  # per user: verification mails
+    "account": os.environ.get("RATE_LIMIT_ACCOUNT", "30/hour"),  # per user: password change, export, deletion
 }
 # Multiplies every limit above.  Off (1) by default; a load benchmark that registers many users and
 # moves many times from one address sets RATE_LIMIT_FACTOR=1000.  The test suite runs with 1000 too,

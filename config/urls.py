@@ -3,9 +3,13 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from games.accounts import urls as accounts_urls
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/chat/", include("games.table.urls")),  # chat (issue 16)
+    path("api/account/", include(accounts_urls.account)),  # accounts: email, password, export, deletion
+    path("api/moderation/", include(accounts_urls.moderation)),
     path("api/", include("games.api.urls")),
     path("", include("frontend.urls")),
 ]

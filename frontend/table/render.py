@@ -6,6 +6,7 @@ own user and sends what comes back (nothing: not for this viewer).  The HTML
 is templates only (autoescaped), marked for htmx's out-of-band swap:
 
 * ``chat``: the message appended to its channel's list, unless the viewer muted its author;
+* ``chat_hidden``: a message a moderator hid, deleted from the page;
 * ``chat_state``: the players' chat form (turned off or on);
 * ``rematch``: the result card's rematch panel, for this viewer.
 
@@ -85,6 +86,8 @@ def render_push(event: dict[str, Any], user: Any, match_id: int | None = None) -
     """The HTML to send this viewer for a ``table.message`` (None: nothing for them)."""
     kind = event.get("kind")
     try:
+        if kind == "chat_hidden":  # a moderator hid a message: it leaves every open page
+            return render_to_string("frontend/table/chat_hidden.html", {"id": int(event.get("id"))})
         if kind == "chat":
             message = chat.get_message(event.get("id"))
             if message.match_id != match_id or not chat.visible_to(message, user):

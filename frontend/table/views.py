@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from engine import all_games
+from games.accounts import emails
 from games.errors import DomainError
 from games.table import chat, notifications, rematch, watch
 
@@ -180,4 +181,5 @@ def notification_settings(request: HttpRequest) -> HttpResponse:
             return redirect("frontend:notification_settings")
         prefs = notifications.settings_of(request.user)
     return render(request, "frontend/table/settings.html",
-                  {"prefs": prefs, "error": error, "email": request.user.email}, status=400 if error else 200)
+                  {"prefs": prefs, "error": error, "email": request.user.email,
+                   "email_verified": emails.is_verified(request.user)}, status=400 if error else 200)

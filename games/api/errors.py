@@ -49,7 +49,8 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         return error_response(403, "forbidden", str(exc) or "permission denied")
     if isinstance(exc, exceptions.Throttled):
         throttles = getattr(context.get("view"), "get_throttles", lambda: [])()
-        scope = getattr(throttles[0], "scope", "") if throttles else ""
+        scope = getattr(context.get("request"), "cairn_limited_scope", None) or (
+            getattr(throttles[0], "scope", "") if throttles else "")
         wait = max(1, math.ceil(exc.wait or 1))
         return error_response(429, "rate_limited", limited_message(scope, wait), {"Retry-After": str(wait)})
     if isinstance(exc, exceptions.APIException):

@@ -10,6 +10,11 @@ scope         counted per    requests
 ``login``     address        ``POST /api/auth/token``, the log-in form
 ``create``    user           ``POST /api/matches/``, the lobby's new-match form
 ``actions``   user           ``POST /api/matches/{id}/actions/``, the board's moves
+``login_account`` username   ``POST /api/auth/token``, the log-in form (guessing one
+                             account's password from many addresses)
+``password_reset`` address   ``POST /api/account/password/reset``, the reset form
+``verify_email`` user        verification mails (API and account page)
+``account``   user           password change, export, deletion
 ============  =============  ======================================================
 
 The rates are read at every request (not at import as DRF's own classes
@@ -23,6 +28,7 @@ pass through here: their moves go through the services directly
 from __future__ import annotations
 
 import functools
+import hashlib
 from typing import Any
 
 from django.conf import settings
@@ -73,7 +79,10 @@ class CairnThrottle(SimpleRateThrottle):
         if parsed is None:
             return True
         self.num_requests, self.duration = parsed
-        return super().allow_request(request, view)
+        allowed = super().allow_request(request, view)
+        if not allowed and not getattr(request, "cairn_limited_scope", None):
+            request.cairn_limited_scope = self.scope  # the 429's message names the limit that was hit
+        return allowed
 
     def get_cache_key(self, request: Any, view: Any) -> str | None:
         user = getattr(request, "user", None)
@@ -93,6 +102,37 @@ class LoginThrottle(CairnThrottle):
     scope = "login"
 
 
+class AccountLoginThrottle(CairnThrottle):
+    """Counted per username tried (case-folded), whatever the address: the guesses at one account."""
+
+    scope = "login_account"
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        data = getattr(request, "data", None)
+        if data is None or not hasattr(data, "get"):
+            data = request.POST
+        username = data.get("username")  # a malformed body raises the view's own 400 here
+        if not isinstance(username, str) or not username.strip():
+            return None
+        namespace = getattr(settings, "CAIRN_RATE_LIMIT_NAMESPACE", "")
+        digest = hashlib.sha256(username.strip().casefold().encode("utf-8", "replace")).hexdigest()[:32]
+        return f"cairn-throttle:{namespace}:{self.scope}:{digest}"  # any text makes a safe cache key
+
+
+class PasswordResetThrottle(CairnThrottle):
+    scope = "password_reset"
+
+
+class VerifyEmailThrottle(CairnThrottle):
+    scope = "verify_email"
+    per_user = True
+
+
+class AccountThrottle(CairnThrottle):
+    scope = "account"
+    per_user = True
+
+
 class CreateMatchThrottle(CairnThrottle):
     scope = "create"
     per_user = True
@@ -108,6 +148,10 @@ WHAT = {
     "login": "log-in attempts from your address",
     "create": "new matches",
     "actions": "moves",
+    "login_account": "log-in attempts for this account",
+    "password_reset": "password reset requests from your address",
+    "verify_email": "verification mails",
+    "account": "account changes",
 }
 
 
@@ -120,9 +164,13 @@ def limited_message(scope: str, wait: float | None) -> str:
 # ---------------------------------------------------------------------- the pages
 
 
-PAGE_THROTTLES = {
+PAGE_THROTTLES: dict[str, Any] = {
     "frontend:signup": RegisterThrottle,
-    "frontend:login": LoginThrottle,
+    "frontend:login": (LoginThrottle, AccountLoginThrottle),
+    "frontend:password_reset": PasswordResetThrottle,
+    "frontend:account_email": VerifyEmailThrottle,
+    "frontend:password_change": AccountThrottle,
+    "frontend:account_delete": AccountThrottle,
     "frontend:create_match": CreateMatchThrottle,
     "frontend:submit_move": ActionThrottle,
 }
@@ -140,11 +188,14 @@ class PageThrottleMiddleware:
     def process_view(self, request: HttpRequest, view_func: Any, view_args: Any, view_kwargs: Any) -> HttpResponse | None:
         if request.method != "POST" or request.resolver_match is None:
             return None
-        throttle_class = PAGE_THROTTLES.get(request.resolver_match.view_name)
-        if throttle_class is None:
+        classes = PAGE_THROTTLES.get(request.resolver_match.view_name)
+        if classes is None:
             return None
-        throttle = throttle_class()
-        if throttle.allow_request(request, None):
+        for throttle_class in classes if isinstance(classes, tuple) else (classes,):
+            throttle = throttle_class()
+            if not throttle.allow_request(request, None):
+                break
+        else:
             return None
         wait = throttle.wait()
         response = HttpResponse(limited_message(throttle.scope, wait), status=429, content_type="text/plain; charset=utf-8")

@@ -23,7 +23,7 @@ from ..ids import MAX_ID
 from ..models import Match
 from ..clocks import CASUAL_TIME_CONTROL
 from ..verify import verify_match
-from .throttles import ActionThrottle, CreateMatchThrottle, LoginThrottle, RegisterThrottle
+from .throttles import AccountLoginThrottle, ActionThrottle, CreateMatchThrottle, LoginThrottle, RegisterThrottle
 from .serializers import (
     ActionSerializer,
     CreateMatchSerializer,
@@ -79,7 +79,7 @@ class RegisterView(APIView):
 class TokenView(APIView):
     permission_classes = [permissions.AllowAny]
     authentication_classes: list = []
-    throttle_classes = [LoginThrottle]
+    throttle_classes = [LoginThrottle, AccountLoginThrottle]
 
     @extend_schema(request=CredentialsSerializer, responses={200: TokenSerializer, 400: ERRORS[400], 429: ERRORS[429]})
     def post(self, request: Request) -> Response:

@@ -24,6 +24,7 @@ from engine import OptionError, get_game
 from .. import db, services
 from ..errors import BadRequest, Conflict, Forbidden, NotFound
 from .. import clocks, notify
+from ..accounts import sanctions
 from .models import Challenge
 
 REALTIME_TTL = timedelta(minutes=10)
@@ -40,11 +41,13 @@ def create(
 ) -> Challenge:
     _require_user(user)
     try:
-        target = get_user_model().objects.get(username__iexact=str(opponent))
+        target = get_user_model().objects.get(username__iexact=str(opponent), is_active=True)
     except get_user_model().DoesNotExist:
         raise NotFound(f"there is no user {opponent!r}", code="user_not_found") from None
     if target.pk == user.pk:
         raise BadRequest("you cannot challenge yourself", code="self_challenge")
+    if rated is True:
+        sanctions.check_may_play_rated(user)
     try:
         game = get_game(game_id) if isinstance(game_id, str) else None
     except KeyError:
@@ -95,6 +98,9 @@ def accept(*, challenge_id: Any, user: Any) -> Challenge:
         challenge = _locked(challenge_id)
         if challenge.challenged_id != user.pk:
             raise Forbidden("only the challenged player can accept", code="not_challenged")
+        if challenge.rated:
+            sanctions.check_may_play_rated(challenge.challenger)
+            sanctions.check_may_play_rated(user)
         _check_pending(challenge, now)
         if challenge.status != Challenge.Status.PENDING:
             return challenge  # expired just now: committed as such, reported below

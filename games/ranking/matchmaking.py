@@ -33,6 +33,7 @@ from .. import db, services
 from ..errors import BadRequest, Conflict, NotFound
 from ..models import Match
 from .. import clocks, notify
+from ..accounts import sanctions
 from .models import QueueEntry, Rating
 from .ratings import START_DEVIATION, START_RATING
 
@@ -74,6 +75,8 @@ def join(*, user: Any, game_id: Any, players: Any, time_control: Any = None, rat
     game, count = _check_game(game_id, players)
     if rated is not True and rated is not False:
         raise BadRequest(f"'rated' must be true or false, not {rated!r}", code="bad_rated")
+    if rated:
+        sanctions.check_may_play_rated(user)  # a moderator's suspension: 403 with the reason and the end
     tc = clocks.normalize_time_control(time_control or clocks.DEFAULT_TIME_CONTROL)
     rating = Rating.objects.filter(user=user, game_id=game).first()
     try:

@@ -39,14 +39,18 @@ def bots(game_id: str | None = None) -> list[dict[str, Any]]:
 
 
 def leaderboard(game_id: str, *, limit: int = 100) -> dict[str, Any]:
-    """Non-provisional players of one game's ladder, best first: rank, rating, deviation, games."""
+    """Non-provisional players of one game's ladder, best first: rank, rating, deviation, games.
+
+    Deleted and banned accounts (inactive) are left out; their ratings stay in the ladder's history.
+    """
     game = game_or_404(game_id)
     rows = (
         Rating.objects.select_related("user")
-        .filter(game_id=game.id, deviation__lt=PROVISIONAL_DEVIATION)
+        .filter(game_id=game.id, deviation__lt=PROVISIONAL_DEVIATION, user__is_active=True)
         .order_by("-rating", "deviation", "user__username")[:limit]
     )
-    provisional = Rating.objects.filter(game_id=game.id, deviation__gte=PROVISIONAL_DEVIATION).count()
+    provisional = Rating.objects.filter(game_id=game.id, deviation__gte=PROVISIONAL_DEVIATION,
+                                        user__is_active=True).count()
     return {
         "game": game.id,
         "game_name": game.name,

@@ -16,6 +16,10 @@ After commit only ids travel over the channel layer (``{"type":
 "table.message", "kind": "chat", "id": ...}`` to the match group, or to the
 lobby group), and each receiving socket renders the message for its own user
 (a muted author's message is never sent to the person who muted them).
+
+A moderator's ``hide`` (games.accounts.moderation) is honoured by every reader
+here (:func:`history`, :func:`visible_to`); its ``chat_hidden`` push removes the
+message from the open pages.  A person a moderator muted cannot post.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from games.accounts import sanctions
 from games.errors import BadRequest, Forbidden, NotFound
 from games.models import Match, Seat
 
@@ -93,6 +98,7 @@ def post(*, user: Any, text: Any, match_id: Any = None, channel: str | None = No
     writer's own: ``players`` for a seated person, ``spectators`` for anyone else.
     """
     _require_user(user)
+    sanctions.check_may_chat(user)  # a moderator's mute: 403 with the reason and the end
     text = check_text(text)
     if match_id is None:
         if channel not in (None, "lobby"):
@@ -134,11 +140,13 @@ def may_read(message: ChatMessage, user: Any) -> bool:
 
 
 def visible_to(message: ChatMessage, user: Any) -> bool:
-    return may_read(message, user) and message.author_id not in muted_ids(user)
+    """Readable by ``user``, not by an author they muted, and not hidden by a moderator."""
+    return may_read(message, user) and message.author_id not in muted_ids(user) and not sanctions.is_hidden(message.pk)
 
 
 def history(*, user: Any, match_id: Any = None, channel: str | None = None, limit: int = HISTORY) -> list[ChatMessage]:
-    """The newest ``limit`` messages of a channel that ``user`` may see, oldest first (muted authors left out)."""
+    """The newest ``limit`` messages of a channel that ``user`` may see, oldest first (muted authors and hidden
+    messages left out)."""
     if match_id is None:
         if user is None or not getattr(user, "is_authenticated", False):
             return []
@@ -151,6 +159,7 @@ def history(*, user: Any, match_id: Any = None, channel: str | None = None, limi
     muted = muted_ids(user)
     if muted:
         qs = qs.exclude(author_id__in=muted)
+    qs = sanctions.visible_messages(qs)  # a message a moderator hid is left out everywhere
     rows = list(qs.select_related("author").order_by("-id")[:limit])
     rows.reverse()
     return rows

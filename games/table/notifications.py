@@ -12,7 +12,8 @@ from the opt-ins rendered into it.  The email is sent by the server:
 2. the task (:func:`send_turn_email`) returns at once if the match has moved on
    from ``seq`` or the person is no longer to move, and stores a
    :class:`TurnEmail` row (unique per match, seq and person) before sending:
-   a retried or duplicated task sends nothing twice.
+   a retried or duplicated task sends nothing twice.  It sends only to a verified
+   address (games.accounts.emails).
 
 Django's email framework sends it: the console backend by default (the mail
 is printed), a real server with ``EMAIL_URL`` (config/settings.py).
@@ -32,6 +33,7 @@ from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 
 from games import db
+from games.accounts import emails
 from games.errors import BadRequest
 from games.reads import PreparedRead
 from games.models import Match, Seat
@@ -61,8 +63,7 @@ def update(*, user: Any, sound: bool, browser: bool, email_turn: bool, email: st
         raise BadRequest("give an email address to get \"your turn\" emails", code="bad_email")
     with transaction.atomic():
         if user.email != email:
-            user.email = email
-            user.save(update_fields=["email"])
+            emails.set_address(user, email)  # a new address gets a verification mail
         prefs, _ = NotificationSettings.objects.update_or_create(
             user=user, defaults={"sound": sound, "browser": browser, "email_turn": email_turn}
         )
@@ -111,6 +112,8 @@ def send_turn_email(match_id: int, seq: int, user_id: int) -> str:
     prefs = NotificationSettings.objects.filter(user=user, email_turn=True).first()
     if prefs is None or not user.email:
         return "opted_out"
+    if not emails.is_verified(user):  # mail goes only to an address its owner proved they read
+        return "unverified"
     from engine import get_game
 
     context = {

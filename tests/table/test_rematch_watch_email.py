@@ -7,6 +7,7 @@ from django.core import mail
 from django.test import override_settings
 
 from games import selectors, services
+from games.accounts.models import VerifiedEmail
 from games.errors import Conflict, Forbidden
 from games.models import Match, Seat
 from games.table import notifications, rematch, watch
@@ -135,6 +136,7 @@ def test_spectators_of_a_rated_match_see_it_moves_behind(alice, bob, carol):
 def test_a_turn_email_is_sent_once_in_correspondence_matches(alice, bob, django_capture_on_commit_callbacks):
     bob.email = "bob@example.org"
     bob.save()
+    VerifiedEmail.objects.create(user=bob, email="bob@example.org")  # mail goes only to a verified address
     notifications.update(user=bob, sound=False, browser=False, email_turn=True, email="bob@example.org")
     match = services.create_match(user=alice, game_id=MG, seats=[{"human": True}, {"human": True}], options={},
                                   time_control="2d")

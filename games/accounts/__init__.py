@@ -1,0 +1,1 @@
+"""Accounts and moderation: verified email, deletion, export, and the moderators' actions (docs/ACCOUNTS.md)."""
