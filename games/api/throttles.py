@@ -18,7 +18,11 @@ scope         counted per    requests
 ============  =============  ======================================================
 
 The rates are read at every request (not at import as DRF's own classes
-do), so settings overrides take effect at once.  ``RATE_LIMIT_FACTOR``
+do), so settings overrides take effect at once.  On Redis a limit is a fixed
+window counted in one round trip (``SET key 0 EX period NX`` and ``INCR key``,
+pipelined): a burst across a window's edge may reach twice the rate, never
+more.  On another cache (the local-memory one of a single machine) it is DRF's
+sliding window, a list of times read and written back.  ``RATE_LIMIT_FACTOR``
 multiplies every limit (a load benchmark's way to lift them).  Bots never
 pass through here: their moves go through the services directly
 (``games.services.play_bot_turn``).  A limited request gets ``429`` with
@@ -33,6 +37,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
 from django.http import HttpRequest, HttpResponse
 from rest_framework.throttling import SimpleRateThrottle
 
@@ -60,6 +65,14 @@ def shared_cache() -> Any:
     return caches.create_connection("default")
 
 
+def redis_client() -> Any:
+    """The Redis client under the shared cache, or None when the cache is not Redis."""
+    backend = shared_cache()
+    if not isinstance(backend, RedisCache):
+        return None
+    return backend._cache.get_client(write=True)
+
+
 class CairnThrottle(SimpleRateThrottle):
     """One scope of ``CAIRN_RATE_LIMITS``; per address, or per user (``per_user``)."""
 
@@ -73,16 +86,42 @@ class CairnThrottle(SimpleRateThrottle):
     def __init__(self) -> None:  # SimpleRateThrottle reads the rate here; ours is read per request
         pass
 
+    window_key: str | None = None  # the Redis counter of a refused request, for wait()
+
     def allow_request(self, request: Any, view: Any) -> bool:
         self.rate = settings.CAIRN_RATE_LIMITS.get(self.scope)
         parsed = parse_rate(self.rate)
         if parsed is None:
             return True
         self.num_requests, self.duration = parsed
-        allowed = super().allow_request(request, view)
+        client = redis_client()
+        if client is None:
+            allowed = super().allow_request(request, view)
+        else:
+            allowed = self._count_in_window(client, request, view)
         if not allowed and not getattr(request, "cairn_limited_scope", None):
             request.cairn_limited_scope = self.scope  # the 429's message names the limit that was hit
         return allowed
+
+    def _count_in_window(self, client: Any, request: Any, view: Any) -> bool:
+        key = self.get_cache_key(request, view)
+        if key is None:
+            return True
+        key = shared_cache().make_and_validate_key(key)
+        pipe = client.pipeline(transaction=False)
+        pipe.set(key, 0, ex=self.duration, nx=True)
+        pipe.incr(key)
+        _, count = pipe.execute()
+        if count > self.num_requests:
+            self.window_key = key
+            return False
+        return True
+
+    def wait(self) -> float | None:
+        if self.window_key is None:
+            return super().wait()
+        left = redis_client().ttl(self.window_key)
+        return float(left) if left and left > 0 else 1.0
 
     def get_cache_key(self, request: Any, view: Any) -> str | None:
         user = getattr(request, "user", None)

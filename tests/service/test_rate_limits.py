@@ -32,7 +32,8 @@ def test_the_counters_live_in_the_configured_cache(backend, anon_api):
     from django.conf import settings
 
     key = f"cairn-throttle:{settings.CAIRN_RATE_LIMIT_NAMESPACE}:register:addr-127.0.0.1"
-    assert len(cache.get(key)) == 1
+    counted = cache.get(key)  # Redis: a window's count; the local-memory cache: DRF's list of times
+    assert (counted if isinstance(counted, int) else len(counted)) == 1
 
 
 def limited(response) -> dict:  # noqa: ANN001
