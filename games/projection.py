@@ -7,7 +7,10 @@ built from :func:`observation`, :func:`legal_actions` and
 Hidden information: a game's ``State`` may define
 ``redact_event(event, viewer_seat) -> event`` (``event`` a ``cairn-record/1``
 entry; it is called on the state just *before* that event is applied, so it
-knows whose card was dealt).  Games without it have only public events.
+knows whose card was dealt).  Games without it have only public events.  It is
+called in one place, the match aggregate's fold
+(:meth:`games.aggregate.MatchAggregate.shown` gives what it decided); this
+module never replays a match to redact it.
 An entry redacted to neither a ``player`` nor a ``chance`` entry (Mountainhome's
 declined reaction window, ``{"sealed": true}``) is left out of the viewer's
 listing and record export altogether.
@@ -61,9 +64,17 @@ def legal_actions(state: State, viewer: int | None) -> list[dict[str, Any]]:
     return [state.action_to_json(viewer, action) for action in state.legal_actions(viewer)]
 
 
+_REDACTS: dict[str, bool] = {}
+
+
 def has_redaction(game_id: str, players: int, options: dict[str, Any]) -> bool:
-    state_class = type(get_game(game_id).new_initial_state(players, options))
-    return callable(getattr(state_class, "redact_event", None))
+    """Whether the game hides anything in its events (its state class has ``redact_event``): decided once
+    per game and process."""
+    found = _REDACTS.get(game_id)
+    if found is None:
+        state_class = type(get_game(game_id).new_initial_state(players, options))
+        found = _REDACTS[game_id] = callable(getattr(state_class, "redact_event", None))
+    return found
 
 
 def _public(event: Any, payload: Any, match: Any = None, *, sealed: bool = False, hide_hashes: bool = False) -> dict[str, Any]:
@@ -96,11 +107,10 @@ def project_events(
 ) -> list[dict[str, Any]]:
     """The events with ``seq > after`` as ``viewer`` may see them.
 
-    When the game redacts, ``events`` must start at seq 1 (the replay needs
-    every earlier event) unless ``redaction(seq, payload, viewer)`` gives each
-    engine entry's redaction already: the match aggregate's
-    (:meth:`games.aggregate.MatchAggregate.shown`, decided the same way during
-    its fold), and then any suffix will do.  Otherwise any suffix will do.
+    When the game redacts and the match has not ended, ``redaction(seq, payload, viewer)`` gives each
+    engine entry as ``viewer`` may see it: the match aggregate's
+    (:meth:`games.aggregate.MatchAggregate.shown`, decided during its fold).  Any suffix of the events
+    will do.
     ``match``: add the chain fields (see the module's doc).  ``reveal``: the
     match has ended, so every event is shown as stored.  ``links=False``: leave the chain fields out
     (a page's event log shows no hashes, and they cost a keyed hash per event).
@@ -109,17 +119,14 @@ def project_events(
     chained = match if links else None
     if reveal or not has_redaction(game_id, players, options):
         return [_public(event, event.payload, chained) for event in events if event.seq > after]
-    state = get_game(game_id).new_initial_state(players, options) if redaction is None else None
+    if redaction is None:
+        raise ValueError(f"{game_id} hides information in its events: project them with the aggregate's redactions")
     visible = []
     skipped: list[dict[str, Any]] = []
     for event in events:
         payload = event.payload
         if event.type in ENGINE_TYPES:
-            if state is None:  # decided by the aggregate's fold: no second replay
-                shown = redaction(event.seq, payload, viewer)  # type: ignore[misc]
-            else:
-                shown = state.redact_event(payload, viewer)  # type: ignore[attr-defined]
-                state.apply_event(payload)
+            shown = redaction(event.seq, payload, viewer)
             if "player" not in shown and "chance" not in shown:
                 # a declined hidden window (Mountainhome §10.5): others see nothing of it but its chain link
                 if event.seq > after and not hide_hashes:

@@ -85,3 +85,19 @@ def check_chain_as_a_viewer(events: list[dict[str, Any]], match_id: int) -> int:
             assert item.get("redacted"), "only a sealed event comes without its nonce"
         prev, links = item["hash"], links + 1
     return links
+
+
+def replayed_redaction(game_id: str, players: int, options: dict[str, Any], rows: list[Any]) -> Any:
+    """An independent oracle for the aggregate's redactions: ``redaction(seq, payload, viewer)`` from a
+    replay of ``rows`` (every event from seq 1) with the state's own ``redact_event``, as
+    ``projection.project_events`` takes it."""
+    from engine import get_game
+    from games.aggregate import ENGINE_TYPES
+
+    state = get_game(game_id).new_initial_state(players, options)
+    decided: dict[int, dict[int | None, Any]] = {}
+    for row in rows:
+        if row.type in ENGINE_TYPES:
+            decided[row.seq] = {viewer: state.redact_event(row.payload, viewer) for viewer in (None, *range(players))}
+            state.apply_event(row.payload)
+    return lambda seq, payload, viewer: decided[seq][viewer]

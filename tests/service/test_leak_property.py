@@ -30,6 +30,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from engine import chain, get_game
 from games import projection, store
 
+from .helpers import replayed_redaction
+
 UNIFORM = {"prev_hash", "body_hash", "hash", "nonce"}
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
 START = datetime(2026, 11, 25, 18, 0, tzinfo=timezone.utc)
@@ -94,7 +96,9 @@ def build(seed: bytes, players: int, entries: list[tuple[str, Any, str]]) -> Log
 
 
 def seen(game_id: str, players: int, log: Log, viewer: int | None) -> list[dict[str, Any]]:
-    return projection.project_events(game_id, players, {}, log.rows, viewer, match=log.match)
+    redaction = replayed_redaction(game_id, players, get_game(game_id).normalize_options({}), log.rows) \
+        if projection.has_redaction(game_id, players, {}) else None
+    return projection.project_events(game_id, players, {}, log.rows, viewer, match=log.match, redaction=redaction)
 
 
 def without_uniform(events: list[dict[str, Any]]) -> list[dict[str, Any]]:

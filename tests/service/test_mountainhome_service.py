@@ -18,7 +18,7 @@ from django.contrib.auth.models import AnonymousUser
 import ai
 from engine import get_game
 from frontend.live import render_match_fragment
-from games import projection, selectors, services
+from games import projection, selectors, services, store
 from games.models import Match
 
 pytestmark = pytest.mark.django_db(databases="__all__")
@@ -324,7 +324,11 @@ def test_a_bot_in_a_bid_never_sees_the_humans_sealed_commitment(fixed_seed, alic
     assert all(f'"{card}"' not in text for card in commit["cards"]), "the human's committed cards reached the bot"
 
 
-def test_projection_applies_redact_event_to_every_engine_event(fixed_seed, alice, bob, monkeypatch):
+def test_redact_event_is_applied_in_the_aggregates_fold_only(fixed_seed, alice, bob, monkeypatch):
+    """Redaction is decided in one place: the aggregate's fold asks every viewer once per engine event, and
+    projecting the events for a viewer asks none again."""
+    from games.aggregate import MatchAggregate
+
     match = mh_match([alice, bob])
     state_class = type(get_game(MH).new_initial_state(2, match.options))
     calls: list[int | None] = []
@@ -335,7 +339,12 @@ def test_projection_applies_redact_event_to_every_engine_event(fixed_seed, alice
         return real(self, event, viewer)
 
     monkeypatch.setattr(state_class, "redact_event", counting)
-    rows = selectors.load_events(match)
+    rows = store.load_rows(match.pk)
     engine_rows = [r for r in rows if r.type in ("chance", "action")]
-    projection.project_events(MH, 2, match.options, rows, 1)
-    assert calls == [1] * len(engine_rows)
+    aggregate = MatchAggregate.replay(match.pk, MH, 2, match.options, rows)
+    assert calls == [None, 0, 1] * len(engine_rows)
+    calls.clear()
+    projection.project_events(MH, 2, match.options, rows, 1, redaction=aggregate.shown)
+    assert calls == []
+    with pytest.raises(ValueError):
+        projection.project_events(MH, 2, match.options, rows, 1)  # no redactions given: refused, never replayed

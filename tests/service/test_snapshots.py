@@ -21,6 +21,8 @@ from games.errors import Conflict
 from games.models import Event, Match
 from games.verify import verify_match
 
+from .helpers import replayed_redaction
+
 pytestmark = pytest.mark.django_db(databases="__all__", transaction=True)
 
 MH = "mountainhome"
@@ -300,7 +302,9 @@ def test_redactions_from_the_fold_equal_the_projection_replay_for_every_viewer(b
     rows = store.load_rows(match.pk)
     redacted = 0
     for user, viewer in ((alice, 0), (bob, 1), (carol, None)):
-        replayed = projection.project_events(match.game_id, match.players, match.options, rows, viewer, match=match)
+        replayed = projection.project_events(
+            match.game_id, match.players, match.options, rows, viewer, match=match,
+            redaction=replayed_redaction(match.game_id, match.players, match.options, rows))
         assert selectors.visible_events(match, user) == replayed
         assert selectors.visible_events(match, user, after=100) == [e for e in replayed if e["seq"] > 100]
         assert selectors.visible_events(match, user, last=25) == replayed[-25:]
