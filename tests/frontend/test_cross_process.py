@@ -9,6 +9,7 @@ Redis channel layer.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -65,6 +66,32 @@ def _wait_until_up(url: str, process: subprocess.Popen, timeout: float = 60.0) -
     raise RuntimeError(f"the server at {url} did not answer within {timeout} s")
 
 
+@contextlib.contextmanager
+def uvicorn_servers(envs: list[dict[str, str]]) -> Iterator[list[str]]:
+    """One real uvicorn server process (``config.asgi``) per environment, each on a free port: their URLs."""
+    processes, urls = [], []
+    try:
+        for env in envs:
+            port = _free_port()
+            processes.append(subprocess.Popen(
+                [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
+                 "--port", str(port), "--log-level", "warning", "--lifespan", "off"],
+                cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            ))
+            urls.append(f"http://127.0.0.1:{port}")
+        for url, process in zip(urls, processes):
+            _wait_until_up(url, process)
+        yield urls
+    finally:
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
 @pytest.fixture
 def two_servers(transactional_db) -> Iterator[tuple[str, str]]:  # noqa: ANN001
     env = {
@@ -76,27 +103,8 @@ def two_servers(transactional_db) -> Iterator[tuple[str, str]]:  # noqa: ANN001
         "DJANGO_SETTINGS_MODULE": "config.settings",
     }
     connections.close_all()  # the servers must see what this test commits
-    processes, urls = [], []
-    try:
-        for _ in range(2):
-            port = _free_port()
-            processes.append(subprocess.Popen(
-                [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
-                 "--port", str(port), "--log-level", "warning", "--lifespan", "off"],
-                cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-            ))
-            urls.append(f"http://127.0.0.1:{port}")
-        for url, process in zip(urls, processes):
-            _wait_until_up(url, process)
-        yield urls[0], urls[1]
-    finally:
-        for process in processes:
-            process.terminate()
-        for process in processes:
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
+    with uvicorn_servers([env, env]) as (first, second):
+        yield first, second
 
 
 def test_a_socket_on_one_process_receives_a_move_posted_to_another(alice, bob, two_servers):

@@ -23,7 +23,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 from django.conf import settings
 
-from .test_cross_process import ROOT, _free_port, _wait_until_up
+from .test_cross_process import ROOT, uvicorn_servers
 
 PUSH_WAIT_S = 20.0
 QUIET_S = 2.0  # a foreign push arrived about 1.5 s after the move in the report that found the leak
@@ -48,36 +48,19 @@ def _environment(database: Path, redis_db: int) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def two_deployments(tmp_path_factory) -> Iterator[list[dict[str, str]]]:  # noqa: ANN001
-    """``[{"url", "deployment"}, ...]`` of two servers, each on a database of its own, sharing Redis."""
+def two_deployments(tmp_path_factory) -> Iterator[list[str]]:  # noqa: ANN001
+    """The URLs of two servers, each on a database of its own, sharing one Redis server."""
     folder = tmp_path_factory.mktemp("deployments")
     template = folder / "migrated.sqlite3"
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, check=True,
                    env=_environment(template, 9), timeout=180)
-    servers, processes = [], []
-    try:
-        for index, redis_db in enumerate((9, 10)):
-            database = folder / f"deployment-{index}.sqlite3"
-            shutil.copy(template, database)
-            env = _environment(database, redis_db)
-            port = _free_port()
-            processes.append(subprocess.Popen(
-                [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
-                 "--port", str(port), "--log-level", "warning", "--lifespan", "off"],
-                cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            ))
-            servers.append({"url": f"http://127.0.0.1:{port}"})
-        for server, process in zip(servers, processes):
-            _wait_until_up(server["url"], process)
-        yield servers
-    finally:
-        for process in processes:
-            process.terminate()
-        for process in processes:
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
+    envs = []
+    for index, redis_db in enumerate((9, 10)):
+        database = folder / f"deployment-{index}.sqlite3"
+        shutil.copy(template, database)
+        envs.append(_environment(database, redis_db))
+    with uvicorn_servers(envs) as urls:
+        yield urls
 
 
 def _call(url: str, path: str, body: dict | None = None, token: str | None = None) -> dict:
@@ -134,7 +117,7 @@ def _fragment_attributes(fragment: str) -> dict[str, str]:
 def test_two_deployments_on_one_redis_never_see_each_others_pushes(two_deployments):
     from websockets.sync.client import connect
 
-    first, second = (server["url"] for server in two_deployments)
+    first, second = two_deployments
     ids = [_match_in_play(first, "mountain-goats"), _match_in_play(second, "mountainhome")]
     assert ids[0][0] == ids[1][0], "both deployments should have the same match id for this test to mean anything"
     match_id = ids[0][0]
