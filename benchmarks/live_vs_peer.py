@@ -141,9 +141,22 @@ class Cairn:
         psql(f"DROP DATABASE IF EXISTS {self.database} WITH (FORCE)")
 
 
+def peer_copy() -> Path:
+    """The peer's harness copied to var/peer-bgio (shared/ stays read-only), its npm packages installed once."""
+    here = ROOT / "var" / "peer-bgio"
+    here.mkdir(parents=True, exist_ok=True)
+    for name in ("package.json", "package-lock.json", "game.js", "server.js", "load.js", "run.sh"):
+        (here / name).write_bytes((PEER / name).read_bytes())
+    (here / "run.sh").chmod(0o755)
+    if not (here / "node_modules" / "boardgame.io").is_dir():
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=here, check=True, stdout=subprocess.DEVNULL)
+    return here
+
+
 def peer(matches: int, think: float, duration: float) -> dict[str, Any]:
+    here = peer_copy()
     env = {**os.environ, "WARMUP_S": "10", "WINDOW_S": str(int(duration)), "PEER_DB_NAME": "peer_bgio_vs_cairn"}
-    done = subprocess.run([str(PEER / "run.sh"), str(matches), str(think), "postgres"], cwd=PEER, env=env,
+    done = subprocess.run([str(here / "run.sh"), str(matches), str(think), "postgres"], cwd=here, env=env,
                           capture_output=True, text=True, timeout=duration + 900)
     if done.returncode != 0:
         raise SystemExit(f"the peer failed: {done.stderr[-2000:]}")
