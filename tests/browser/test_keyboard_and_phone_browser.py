@@ -110,3 +110,40 @@ def test_on_a_phone_the_board_and_its_first_choice_share_the_first_screen(
         assert menu["toggle_shown"], menu
         page.locator(".topnav-toggle").click()
         assert page.evaluate(MENU)["all_shown"], page.evaluate(MENU)
+
+
+# Give the opponent a town of eight buildings (copies of a card on the table), as late in a game.
+BIG_TOWN = """() => {
+  const town = document.querySelector('.mh-other .mh-town');
+  const card = document.querySelector('.mh-shop .mh-card') || document.querySelector('.mh-legends .mh-card');
+  town.querySelectorAll(':scope > :not(.mh-card)').forEach(e => e.remove());
+  for (let i = 0; i < 8; i++) { const c = card.cloneNode(true); c.classList.add('mini'); town.appendChild(c); }
+  const row = document.querySelector('.mh-other > .mh-row');
+  return {scroll: row.scrollWidth, client: row.clientWidth, page: document.documentElement.scrollWidth,
+          window: window.innerWidth};
+}"""
+
+
+def test_mountainhome_says_what_you_must_do_first_and_never_clips_the_opponents_town(live_asgi_url, alice, bob, browser_page):
+    page, base = browser_page, live_asgi_url
+    match = in_thread(services.create_match, user=alice, game_id="mountainhome",
+                      seats=[{"human": True}, {"human": True}], options={})
+    match = in_thread(services.join_match, match_id=match.pk, user=bob)
+    user = "alice" if match.to_move == [0] else "bob"
+    log_in(page, base, user)
+    open_match(page, base, match.pk)
+    must = page.locator("#mh-must")
+    assert must.inner_text().startswith("You must pick your legendary dwarf")
+    # The prompt is the board's first line, and stays in view when the page scrolls.
+    assert page.evaluate("() => document.querySelector('.mh').firstElementChild.id") == "mh-must"
+    page.mouse.wheel(0, 900)
+    page.wait_for_timeout(200)
+    top = page.evaluate("() => document.getElementById('mh-must').getBoundingClientRect().top")
+    assert 0 <= top < 50, top
+    # The playable cards (the legendary dwarves) are highlighted.
+    assert page.locator(".mh-my-turn .mh-card.can-act").count() >= 2
+    outline = page.evaluate("() => getComputedStyle(document.querySelector('.mh-my-turn .mh-card.can-act')).outlineStyle")
+    assert outline == "solid"
+    # Two columns (a laptop): the opponent's town row wraps instead of running off to the right.
+    sizes = page.evaluate(BIG_TOWN)
+    assert sizes["scroll"] <= sizes["client"] and sizes["page"] <= sizes["window"], sizes

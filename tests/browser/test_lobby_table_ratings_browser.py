@@ -33,3 +33,14 @@ def test_the_seat_labels_follow_the_number_of_players(live_asgi_url, browser_pag
     if 3 not in ((ai.LEVELS["medium"].get("table_ratings") or {}).get("mountain-goats") or {}):
         page.select_option("select[name=players]", "3")
         assert page.locator("select[name=seat_1] option[value='bot:medium']").inner_text() == "Medium bot"
+
+    # A game chosen before leaving the page and coming back (the browser restores the choice) gets its own
+    # bots' ratings at once, not Mountain Goats' until the game is changed again.
+    page.select_option("select[name=players]", "2")
+    page.select_option("#id_game", "nanga-parbat")
+    page.goto(f"{base}/watch/")
+    page.go_back()
+    page.wait_for_load_state("load")
+    assert page.locator("#id_game").input_value() == "nanga-parbat"
+    easy = page.locator("select[name=seat_1] option[value='bot:easy']").inner_text()
+    assert easy == f"Easy bot · {ai.LEVELS['easy']['rating']['nanga-parbat']}", easy

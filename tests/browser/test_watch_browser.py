@@ -29,7 +29,7 @@ def test_a_spectator_finds_the_match_in_the_watch_list(live_asgi_url, celery_wor
         spectator.wait_for_function(f"() => !document.querySelector(\"[data-watch='{other.pk}']\")",
                                     timeout=STEP_TIMEOUT_MS)
         row = spectator.locator(f"[data-watch='{bot_match.pk}']")
-        assert "Nanga Parbat" in row.inner_text() and "Bot (random)" in row.inner_text()
+        assert "Nanga Parbat" in row.inner_text() and "Random bot" in row.inner_text()
         row.get_by_role("link", name="Watch").click()
         spectator.wait_for_url(f"{base}/matches/{bot_match.pk}/")
         spectator.wait_for_selector("#connection[data-state=open]", timeout=STEP_TIMEOUT_MS)

@@ -86,6 +86,7 @@ def present(match: dict[str, Any], players: list[Player]) -> dict[str, Any]:
     return {
         "my_turn": my_turn,
         "prompt": parts.tracker(view, my_turn)["asked"],
+        "must": parts.must_line(view, my_turn, [p.name for p in players if p.to_move and p.seat != me]),
         "prompt_name": prompt,
         "tracker": parts.tracker(view, my_turn),
         "round": view.get("round"),

@@ -16,7 +16,7 @@ from engine.games.mountainhome.facts import LEGENDARIES, card_facts, kind_of, pe
 from .. import Player
 from .cards import building, card, cards
 from .moves import step_cost_text, use_text
-from .texts import BID_KIND, BID_ONLY, BID_STEPS, CHOICE_STEP, CHOOSE_PROMPTS, PROMPT_STEP, PROMPTS, TURN_STEPS
+from .texts import BID_KIND, BID_ONLY, BID_STEPS, CHOICE_STEP, CHOOSE_PROMPTS, MUST, PROMPT_STEP, PROMPTS, TURN_STEPS
 
 # Moves made by one click on the card; any other move (giving a dwarf up, buying…) opens a menu first.
 ONE_CLICK = ("play_treasure", "place_blueprint", "choose_legendary", "trash", "react", "cavern_place", "choose",
@@ -46,6 +46,8 @@ class Attacher:
         if groups and key not in self.used:
             self.used.add(key)
             c["menu"] = groups
+            for g in groups:  # on its own card a move is named without the card ("Put to work", not "Put to …")
+                g["on_card"] = _short_label(g["label"], c)
             only = groups[0]["single"] if len(groups) == 1 and groups[0]["verb"] in ONE_CLICK else None
             c["single"] = only
             c["single_hint"] = groups[0].get("hint", "") if only else ""
@@ -233,3 +235,22 @@ def explain(me: dict[str, Any], shop_cards: list, view: dict[str, Any], my_actio
             b["reason"] = "Tapped: it stands up again in your Prepare step."
         else:
             b["reason"] = "Its tap needs something you do not have now (resources in your pool or a card)."
+
+
+def must_line(view: dict[str, Any], my_turn: bool, waiting_for: list[str]) -> str:
+    """What the viewer must do now ("You must …"), or whom the table waits for and what they decide."""
+    prompt = view.get("prompt") or ""
+    if prompt == "over" or view.get("over"):
+        return "The game is over."
+    choice = pending_choice(view)
+    if choice:
+        mine = f"resolve {CHOOSE_PROMPTS.get(choice, 'the choice in play.').rstrip('.')}"
+        theirs = f"resolve {CHOOSE_PROMPTS.get(choice, 'a choice').split(':')[0]}"
+    else:
+        mine, theirs = MUST.get(prompt, ("make your move", ""))
+    if my_turn:
+        return f"You must {mine}."
+    if not waiting_for:
+        return "Waiting…"
+    names = ", ".join(waiting_for)
+    return f"Waiting for {names}, who must {theirs}." if theirs else f"Waiting for {names}."

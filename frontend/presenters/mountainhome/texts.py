@@ -89,6 +89,23 @@ PROMPTS = {
     "bid_trash": "Click the card to trash from your bid pool (sealed).",
     "waiting": "",
 }
+# The "you must …" line at the top of the board (board.must_line): what the viewer must do now, per
+# prompt, and what a player being waited for is deciding (public: a reaction window never shows).
+MUST = {
+    "setup_pick": ("pick your legendary dwarf: click one of the highlighted cards",
+                   "pick a legendary dwarf"),
+    "cavern_place": ("decide whether a dwarf goes into the Expansive Cavern: click a highlighted dwarf, or pass",
+                     "decide whether a dwarf goes into the Expansive Cavern"),
+    "action_step": ("take your action step: play or use the highlighted cards (hand, buildings, shop), then end the action step",
+                    "take their action step"),
+    "karina": ("decide whether Karina cancels the dwarf an opponent put to work: click Karina, or pass", ""),
+    "lagertha": ("decide whether Lagertha stops the negative effect about to hit you: click Lagertha, or pass", ""),
+    "trade_answer": ("accept or decline the Marketplace offer", "answer a Marketplace offer"),
+    "hut_draw": ("choose how many extra cards the Witch's Hut draws for this bid", "choose their Witch's Hut draw"),
+    "bid_commit": ("commit cards to the sealed bid: click the highlighted cards, seal, then press Ready",
+                   "commit cards to the sealed bid"),
+    "bid_trash": ("trash one card from your bid pool (sealed): click it", "trash a card from their bid pool"),
+}
 CHOOSE_PROMPTS = {
     "boat": "Ferry Boat: discard one card from your hand.",
     "golems": "Rock Golems: trash the Rocks card you drew (adding a counter) or discard it.",

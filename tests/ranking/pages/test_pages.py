@@ -75,7 +75,7 @@ def test_a_bot_seat_shows_its_fixed_rating_and_a_casual_match_says_so(alice):
 
     match = services.create_match(user=alice, game_id="mountain-goats", seats=[{"human": True}, {"bot": "random"}])
     html = client_for(alice).get(f"/matches/{match.pk}/").content.decode()
-    assert 'class="tag">casual<' in html and "no clock" in html and "Random bot · " in html
+    assert 'class="tag">casual<' in html and "no clock" in html and "Random bot · 800" in html
 
 
 def test_the_profile_shows_ratings_with_a_chart_and_filtered_history(alice, bob, carol):
