@@ -57,6 +57,7 @@ from django.db import close_old_connections
 from games import projection, selectors
 from games.errors import NotFound
 from games.models import Match
+from games.ops import metrics
 
 from .live import LOG_ROWS, ranked_panel, render_match_fragment
 
@@ -164,6 +165,7 @@ def render_for_class(
     class) names one fragment; a delay in seconds depends on the clock too, so
     :func:`fragment` decides the seq shown (``shown``) and adds it to the key.
     """
+    metrics.FANOUT_RENDERS.inc()
     if position is None:
         return render_match_fragment(match, user, oob=True, shown=shown)
     return render_match_fragment(
@@ -287,7 +289,11 @@ async def fragment(head_: Head, user: Any) -> str:
         shown = await delays.get(("shown", match.pk, head_.seq), lambda: in_pool(selectors.spectator_seq, match, head_.seq))
     key = (match.pk, head_.seq, head_.last_hash, cls) if shown is None else (match.pk, head_.seq, head_.last_hash, cls, shown)
 
+    rendered = False
+
     async def render() -> str:
+        nonlocal rendered
+        rendered = True
         position = await positions.get(
             (match.pk, head_.seq, head_.last_hash), lambda: in_pool(_load_position, match)
         )
@@ -295,7 +301,10 @@ async def fragment(head_: Head, user: Any) -> str:
             return await in_pool(render_for_class, match, user, cls, position)
         return await in_pool(partial(render_for_class, shown=shown), match, user, cls, position)
 
-    return await renders.get(key, render)
+    html = await renders.get(key, render)
+    if not rendered:
+        metrics.FANOUT_CACHE_HITS.inc()
+    return html
 
 
 async def reveal_in(head_: Head, user: Any, shown: int | None = None) -> float | None:

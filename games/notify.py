@@ -35,6 +35,7 @@ import contextvars
 import logging
 import os
 import threading
+import time
 from functools import partial
 from typing import Any, Callable, Iterator
 
@@ -43,6 +44,7 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 
 from . import db
+from .ops import logs
 
 logger = logging.getLogger(__name__)
 
@@ -140,13 +142,16 @@ def match_changed(match_id: int, seq: int, origin: str = "", committed: Any = No
     ``seats`` naming the seats whose fragment was sent.
     """
     shown, fragments = _seat_fragments(match_id, committed)
+    # For the consumers' move -> push latency metric, and their log lines (games/ops).
+    trace = {"committed_at": time.time(), "request_id": logs.request_id()}
     messages: list[tuple[str, dict[str, Any]]] = []
     for seat, html in sorted(fragments.items()):
-        message = {"type": "seat.fragment", "match_id": match_id, "seq": shown, "moved": seq, "html": html}
+        message = {"type": "seat.fragment", "match_id": match_id, "seq": shown, "moved": seq, "html": html, **trace}
         if origin:
             message["origin"] = origin
         messages.append((seat_group(match_id, seat), message))
-    changed: dict[str, Any] = {"type": "match.changed", "match_id": match_id, "seq": seq, "seats": sorted(fragments)}
+    changed: dict[str, Any] = {"type": "match.changed", "match_id": match_id, "seq": seq, "seats": sorted(fragments),
+                               **trace}
     if origin:
         changed["origin"] = origin
     messages.append((group_name(match_id), changed))
