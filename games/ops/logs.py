@@ -59,8 +59,32 @@ def unbind(token: contextvars.Token[str]) -> None:
     _request_id.reset(token)
 
 
+_factory_installed = False
+
+
+def install_record_factory() -> None:
+    """Stamp every record with the request id it was made under (at creation, so that a record handed to
+    another thread or a test's capture keeps it)."""
+    global _factory_installed
+    if _factory_installed:
+        return
+    previous = logging.getLogRecordFactory()
+
+    def make(*args: Any, **kwargs: Any) -> logging.LogRecord:
+        record = previous(*args, **kwargs)
+        record.request_id = _request_id.get() or "-"
+        return record
+
+    logging.setLogRecordFactory(make)
+    _factory_installed = True
+
+
 class RequestIdFilter(logging.Filter):
-    """Puts ``request_id`` on every record (a handler's filter, so every logger's lines get it)."""
+    """Makes sure ``request_id`` is on every record the handler writes (and installs the record factory)."""
+
+    def __init__(self, name: str = "") -> None:
+        super().__init__(name)
+        install_record_factory()
 
     def filter(self, record: logging.LogRecord) -> bool:
         if not getattr(record, "request_id", None):
