@@ -87,7 +87,7 @@ def web_server() -> str:
 def web_command(port: int) -> list[str]:
     """The command line of one web process on ``port``: the one place to follow scripts/run."""
     if web_server() == "gunicorn":
-        return [str(VENV_BIN / "gunicorn"), "config.asgi:application", "-k", "uvicorn_worker.UvicornWorker",
+        return [str(VENV_BIN / "gunicorn"), "-c", "config/gunicorn.py", "config.asgi:application",
                 "-b", f"127.0.0.1:{port}", "-w", os.environ.get("WEB_WORKERS", "2"), "--graceful-timeout", "5"]
     return [str(VENV_BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"]
 
