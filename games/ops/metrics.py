@@ -1,9 +1,10 @@
 """The service's Prometheus metrics (prometheus-client), and the ``/metrics`` endpoint.
 
 Every process of a host writes its own samples; with ``PROMETHEUS_MULTIPROC_DIR`` set (scripts/run
-and the systemd units set it, one directory per host, emptied at start) prometheus-client keeps them
-in files there, and ``/metrics`` of any web process adds up every process of the host, the Celery
-worker's included.  gunicorn's ``child_exit`` hook (config/gunicorn.py) and Celery's
+and the systemd units set it, emptied at start) prometheus-client keeps them in files there, and
+``/metrics`` of any web process adds up every process of the host: those writing to that directory
+and to the ``METRICS_EXTRA_DIRS`` (comma-separated; deploy/ gives the Celery worker a directory of its
+own, which the web unit lists there).  gunicorn's ``child_exit`` hook (config/gunicorn.py) and Celery's
 ``worker_process_shutdown`` mark a dead process's files, so its gauges drop out.  Without the
 variable (tests, ``manage.py`` commands) each process answers for itself.
 
@@ -13,6 +14,7 @@ variable (tests, ``manage.py`` commands) each process answers for itself.
 
 from __future__ import annotations
 
+import glob
 import hmac
 import os
 from typing import Any, Iterator
@@ -63,10 +65,25 @@ def multiprocess_dir() -> str | None:
     return os.environ.get("PROMETHEUS_MULTIPROC_DIR") or None
 
 
+def extra_dirs() -> list[str]:
+    return [part.strip() for part in os.environ.get("METRICS_EXTRA_DIRS", "").split(",") if part.strip()]
+
+
 def mark_process_dead(pid: int) -> None:
     """Drop a finished process's live gauges (gunicorn's ``child_exit``, Celery's process shutdown)."""
     if multiprocess_dir():
         multiprocess.mark_process_dead(pid)
+
+
+class _Merged:
+    """The samples of every process writing to any of ``paths`` (prometheus-client's own merge)."""
+
+    def __init__(self, paths: list[str]) -> None:
+        self.paths = paths
+
+    def collect(self) -> Any:
+        files = sorted(path for directory in self.paths for path in glob.glob(os.path.join(directory, "*.db")))
+        return multiprocess.MultiProcessCollector.merge(files, accumulate=True)
 
 
 class QueueDepthCollector:
@@ -97,9 +114,10 @@ def _queue_depth(queue: str) -> int:
 
 def registry() -> Any:
     """The samples to expose: every process of the host in multi-process mode, else this process's."""
-    if multiprocess_dir():
+    directory = multiprocess_dir()
+    if directory:
         collected = CollectorRegistry()
-        multiprocess.MultiProcessCollector(collected)
+        collected.register(_Merged([directory, *extra_dirs()]))
     else:
         collected = CollectorRegistry()
         collected.register(_Default())

@@ -126,3 +126,17 @@ def test_in_multiprocess_mode_a_scrape_adds_up_every_process_and_forgets_dead_on
     assert 'cairn_moves_committed_total{game="nanga-parbat"} 2.0' in text
     for pid in pids:
         assert f'cairn_websockets_open{{pid="{int(pid)}"}}' not in text
+
+
+def test_a_scrape_adds_the_samples_of_the_extra_directories(tmp_path) -> None:
+    web, worker = tmp_path / "web", tmp_path / "worker"
+    web.mkdir()
+    worker.mkdir()
+    setup = "import django; django.setup(); from games.ops import metrics; "
+    base = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "SECRET_KEY": "metrics-test"}
+    _run(setup + "metrics.MOVES.labels('mountainhome').inc()", {**base, "PROMETHEUS_MULTIPROC_DIR": str(web)})
+    _run(setup + "metrics.BOT_THINK.labels('hard').observe(1.5)", {**base, "PROMETHEUS_MULTIPROC_DIR": str(worker)})
+    text = _run(setup + "from prometheus_client import generate_latest; print(generate_latest(metrics.registry()).decode())",
+                {**base, "PROMETHEUS_MULTIPROC_DIR": str(web), "METRICS_EXTRA_DIRS": str(worker)})
+    assert 'cairn_moves_committed_total{game="mountainhome"} 1.0' in text
+    assert 'cairn_bot_think_seconds_count{level="hard"} 1.0' in text
