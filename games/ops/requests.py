@@ -4,7 +4,7 @@ The id is the balancer's ``X-Request-ID`` when it is a sane one (letters, digits
 else a fresh one; it is bound for the request's log lines (:mod:`games.ops.logs`) and sent back as
 ``X-Request-ID``.  The access line (logger ``cairn.access``, level INFO) names the method, the route,
 the path (never the query string), the status and the duration.  The route is the URL pattern's name
-(``api:match-detail``), so that ``/matches/1/`` and ``/matches/2/`` count as one; static files count as
+(``api-match``, ``frontend:match``), so that ``/matches/1/`` and ``/matches/2/`` count as one; static files count as
 ``static`` and paths that match no pattern as ``unmatched``.
 """
 
@@ -25,7 +25,8 @@ access = logging.getLogger("cairn.access")
 def route_of(request: HttpRequest) -> str:
     match = getattr(request, "resolver_match", None)
     if match is not None:
-        return match.view_name or match.route or "unnamed"
+        # The pattern's name; an unnamed pattern (an alias without its trailing slash) by its route.
+        return match.view_name if match.url_name else (match.route or "unnamed")
     if request.path.startswith(settings.STATIC_URL):
         return "static"
     return "unmatched"
