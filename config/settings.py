@@ -97,6 +97,7 @@ MIDDLEWARE = [
     "games.ops.requests.RequestMiddleware",
     "games.outage.OutageMiddleware",  # database or Redis unreachable -> 503 with a message (issue 15)
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",  # Content-Security-Policy (CONTENT_SECURITY_POLICY below)
     # NUL or non-UTF-8 in a parameter -> 400; an API body over the limit -> 413 (issue 13)
     "games.api.middleware.HostileInputMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -399,6 +400,25 @@ WHITENOISE_USE_FINDERS = DEBUG or TESTING
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_TLS_PROXY") else None
+# Content-Security-Policy (django-csp): scripts, styles and everything else from this site only, no
+# inline script or style anywhere (the pages keep theirs in static files), no framing.  A page's
+# websocket is same-origin ('self' covers ws:/wss: to this host).
+from csp.constants import NONE, SELF  # noqa: E402
+
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 # HSTS for a deployment served over TLS only: browsers then refuse plain HTTP for this long (0: off).
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)

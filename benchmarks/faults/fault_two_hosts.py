@@ -67,6 +67,26 @@ def start_nginx(stack: Stack, port: int) -> None:
         raise HarnessError(f"nginx did not start: {stack.tail('nginx')}")
 
 
+class Shuffled(Background):
+    """Players moving in a loop, with a reader's request thrown in at random before each try: nginx's
+    round robin then sends each player's moves to either host (a fixed pattern of a GET and a POST per
+    try would pin every POST to one host)."""
+
+    def __init__(self, table: Table, rng: random.Random, pause: float) -> None:
+        super().__init__(table, pause)
+        self.rng = rng
+
+    def run(self) -> None:
+        while not self.stopping.is_set():
+            for player in self.table.players:
+                if self.stopping.is_set():
+                    break
+                if self.rng.random() < 0.5:
+                    self.table.reader.request("GET", f"/api/matches/{player.match_id}/")
+                player.try_move()
+            self.stopping.wait(self.pause)
+
+
 def _moves_served(stack: Stack, index: int) -> int:
     """Moves host ``index`` answered (its access lines for the actions route)."""
     return stack.log_text(f"web{index}").count('"route": "api-match-actions"')
@@ -89,7 +109,7 @@ def run_once(args: Any, run: int) -> dict[str, Any]:
                 watcher.start()
                 table.watchers.append(watcher)
         before = table.seqs()
-        background = Background(table, pause=0.2)
+        background = Shuffled(table, rng, pause=0.2)
         background.start()
         until(lambda: all(w.connects >= 1 for w in table.watchers), 20)
         both = until(lambda: _moves_served(stack, 0) > 0 and _moves_served(stack, 1) > 0, 30, step=0.2)
