@@ -2,8 +2,8 @@
 
 * ``match-<id>`` groups: :func:`match_changed` tells a match's websocket
   consumers that it changed.  Only ids travel (``match_id``, ``seq``, the
-  ``origin`` page's random id and which seats were sent their fragment),
-  never state or hashes: a spectator's consumer reloads the match and pushes
+  ``origin`` page's random id and which seats were sent their fragment, and
+  for operations the commit's time and request id), never state or hashes: a spectator's consumer reloads the match and pushes
   the spectators' projection (``frontend.fanout``).
 * ``match-<id>-seat-<n>`` groups: the sockets of the person in seat *n*.  The
   process that committed the move renders each seated person's fragment once
