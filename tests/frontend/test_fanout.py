@@ -274,6 +274,8 @@ def test_each_seats_fragment_is_rendered_once_where_the_move_commits_and_reaches
         assert message["html"] == render_match_fragment(fresh, user, oob=True)
     assert got["seat:0"]["html"] != got["seat:1"]["html"]
     # The group every socket hears carries ids only: no fragment, no state, no hash.
+    trace = {key: got["match"].pop(key) for key in ("committed_at", "request_id")}  # for operations (games/ops)
+    assert isinstance(trace["committed_at"], float)
     assert got["match"] == {"type": "match.changed", "match_id": match.pk, "seq": fresh.seq, "seats": [0, 1]}
     assert got["carol"] == render_match_fragment(fresh, carol, oob=True)
 
