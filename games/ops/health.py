@@ -82,10 +82,11 @@ def run_checks(named: dict[str, Check], *, timeout: float) -> dict[str, dict[str
 
     def run(name: str, check: Check) -> None:
         begun = time.perf_counter()
+        outcome: dict[str, Any] = {"ok": False, "error": "the check did not finish"}
         try:
             check()
         except Exception as exc:  # the check's failure is the answer
-            outcome: dict[str, Any] = {"ok": False, "error": _describe(exc)}
+            outcome = {"ok": False, "error": _describe(exc)}
         else:
             outcome = {"ok": True}
         finally:

@@ -140,3 +140,22 @@ def test_a_scrape_adds_the_samples_of_the_extra_directories(tmp_path) -> None:
                 {**base, "PROMETHEUS_MULTIPROC_DIR": str(web), "METRICS_EXTRA_DIRS": str(worker)})
     assert 'cairn_moves_committed_total{game="mountainhome"} 1.0' in text
     assert 'cairn_bot_think_seconds_count{level="hard"} 1.0' in text
+
+
+def test_gunicorns_settings_trust_only_the_configured_proxies_and_mark_dead_workers(monkeypatch) -> None:
+    import runpy
+    from types import SimpleNamespace
+
+    from prometheus_client import multiprocess
+
+    monkeypatch.setenv("TRUSTED_PROXIES", "10.0.0.5, 10.0.1.0/24")
+    config = runpy.run_path(str(ROOT / "config" / "gunicorn.py"))
+    assert config["forwarded_allow_ips"] == "10.0.0.5/32,10.0.1.0/24"
+    monkeypatch.setenv("TRUSTED_PROXIES", "")
+    assert runpy.run_path(str(ROOT / "config" / "gunicorn.py"))["forwarded_allow_ips"] == ""
+
+    dead: list[int] = []
+    monkeypatch.setattr(multiprocess, "mark_process_dead", lambda pid, path=None: dead.append(pid))
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", "/tmp/cairn-metrics-unused")
+    config["child_exit"](None, SimpleNamespace(pid=4321))
+    assert dead == [4321]
