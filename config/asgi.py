@@ -1,8 +1,8 @@
 """ASGI entry point: HTTP through Django, websockets through Channels.
 
 Websocket connections are authenticated from the session cookie
-(``AuthMiddlewareStack``) and refused from foreign origins
-(``AllowedHostsOriginValidator``).
+(``AuthMiddlewareStack``) and refused unless they come from the page's own
+origin, scheme and port included (``games.ops.origin.SameOriginValidator``).
 
 HTTP requests run their synchronous parts (middleware, views) on threads that
 are reused (:class:`ReusedRequestThreads`).  Left to itself, Django's ASGI
@@ -32,9 +32,9 @@ django_asgi_app = get_asgi_application()
 from asgiref.sync import ThreadSensitiveContext  # noqa: E402
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from config.warmup import warm_up  # noqa: E402
+from games.ops.origin import SameOriginValidator  # noqa: E402
 from frontend.routing import websocket_urlpatterns  # noqa: E402
 
 # Imports and template compilation now, before this process serves, not in its first requests.
@@ -71,6 +71,6 @@ class ReusedRequestThreads:
 application = ProtocolTypeRouter(
     {
         "http": ReusedRequestThreads(django_asgi_app),
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )

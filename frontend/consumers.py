@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
@@ -26,6 +27,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 
 from games.errors import DomainError
 from games.notify import group_name, ours, stamped
+from games.ops import logs, metrics
 
 from . import fanout, layerwatch
 from .table import render as table
@@ -88,6 +90,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         # Pub/Sub drops what is published while Redis is away, silently: catch up when it is back.
         layerwatch.watch(self)
         await self.accept()
+        metrics.WEBSOCKETS.inc()
+        self.counted = True
         # Catch up at once: whatever changed between the page load (or the
         # last connection) and joining the group is in this first push.
         await self.push()
@@ -97,6 +101,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         layerwatch.unwatch(self)
+        if getattr(self, "counted", False):
+            metrics.WEBSOCKETS.dec()
+            self.counted = False
         if self.reveal is not None:
             self.reveal.cancel()
         if self.group:
@@ -132,6 +139,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.reveal_later(head, self.shown)  # held back: pushed once it is old enough, not when made
             return
         await self.push(head=head)
+        _pushed(event)
 
     async def layer_recovered(self) -> None:
         """The channel layer was unreachable and is back (:mod:`frontend.layerwatch`): this socket's
@@ -173,3 +181,13 @@ class MatchConsumer(AsyncWebsocketConsumer):
     def _reveal_now(self) -> None:
         self.reveal = None
         self.reveal_task = asyncio.ensure_future(self.push(force=True))
+
+
+def _pushed(event: dict) -> None:
+    """A move's push went out: its latency from the commit (metrics), under the mover's request id (logs)."""
+    committed_at = event.get("committed_at")
+    if isinstance(committed_at, (int, float)):
+        metrics.PUSH_LATENCY.observe(max(0.0, time.time() - committed_at))
+    if event.get("request_id"):
+        with logs.bound(str(event["request_id"])):
+            log.debug("pushed match %s seq %s", event.get("match_id"), event.get("seq"))

@@ -51,6 +51,7 @@ from django.db import close_old_connections
 from games import projection, selectors
 from games.errors import NotFound
 from games.models import Match
+from games.ops import metrics
 
 from .live import LOG_ROWS, ranked_panel, render_match_fragment_at
 
@@ -166,6 +167,7 @@ def render_for_class(
     class) names one fragment; a delay in seconds depends on the clock too, so
     :func:`fragment` decides the seq shown (``shown``) and adds it to the key.
     """
+    metrics.FANOUT_RENDERS.inc()
     if position is None:
         return Fragment(*render_match_fragment_at(match, user, oob=True, shown=shown))
     return Fragment(*render_match_fragment_at(
@@ -267,7 +269,11 @@ async def fragment(head_: Head, user: Any) -> Fragment:
         shown = await delays.get(("shown", match.pk, head_.seq), lambda: in_pool(selectors.spectator_seq, match, head_.seq))
     key = (match.pk, head_.seq, head_.last_hash, cls) if shown is None else (match.pk, head_.seq, head_.last_hash, cls, shown)
 
+    rendered = False
+
     async def render() -> Fragment:
+        nonlocal rendered
+        rendered = True
         position = await positions.get(
             (match.pk, head_.seq, head_.last_hash), lambda: in_pool(_load_position, match)
         )
@@ -275,7 +281,10 @@ async def fragment(head_: Head, user: Any) -> Fragment:
             return await in_pool(render_for_class, match, user, cls, position)
         return await in_pool(partial(render_for_class, shown=shown), match, user, cls, position)
 
-    return await renders.get(key, render)
+    result = await renders.get(key, render)
+    if not rendered:
+        metrics.FANOUT_CACHE_HITS.inc()
+    return result
 
 
 async def reveal_in(head_: Head, user: Any, shown: int | None = None) -> float | None:

@@ -2,7 +2,8 @@
 
 * ``match-<id>`` groups: :func:`match_changed` tells a match's websocket
   consumers that it changed.  Only ids and numbers travel (``match_id``, the
-  ``seq`` committed, the ``origin`` page's random id), never state, hashes or
+  ``seq`` committed, the ``origin`` page's random id, and for operations the
+  commit's time and request id), never state, hashes or
   HTML: each web process reads the new position and renders it once per viewer
   class for its own sockets (``frontend.fanout``).  The games layer renders
   nothing and calls nothing of the frontend.
@@ -35,6 +36,7 @@ import contextvars
 import logging
 import os
 import threading
+import time
 from functools import partial
 from typing import Any, Iterator
 
@@ -44,6 +46,7 @@ from django.conf import settings
 from django.db import transaction
 
 from . import db
+from .ops import logs
 
 logger = logging.getLogger(__name__)
 
@@ -113,9 +116,10 @@ def _group_send_all(messages: list[tuple[str, dict[str, Any]]]) -> None:
 
 
 def match_changed(match_id: int, seq: int, origin: str = "") -> None:
-    """Tell the match's sockets that it changed: ``{"type": "match.changed", "match_id", "seq"[, "origin"],
-    "deployment"}`` to the match's group."""
-    changed: dict[str, Any] = {"type": "match.changed", "match_id": match_id, "seq": seq}
+    """Tell the match's sockets that it changed: ``{"type": "match.changed", "match_id", "seq",
+    "committed_at", "request_id"[, "origin"], "deployment"}`` to the match's group."""
+    changed: dict[str, Any] = {"type": "match.changed", "match_id": match_id, "seq": seq,
+                               "committed_at": time.time(), "request_id": logs.request_id()}
     if origin:
         changed["origin"] = origin
     try:

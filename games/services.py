@@ -33,6 +33,7 @@ from . import db, dispatch, notify, projection, selectors, signals, snapshots, s
 from .aggregate import SYSTEM, MatchAggregate
 from .errors import BadRequest, Conflict, Forbidden, NotFound, excerpt
 from .models import Match, MatchClock, Seat
+from .ops import metrics
 
 logger = logging.getLogger(__name__)
 
@@ -312,6 +313,7 @@ def _act(match_id: Any, *, seat_for: Any, action: Any, expected_seq: int, actor:
         prev_hash = aggregate.last_hash
         aggregate.act(seat, action, bytes.fromhex(match.seed), actor)
         _save(match, aggregate, seats, expected_seq=expected_seq, prev_hash=prev_hash)
+        transaction.on_commit(metrics.MOVES.labels(match.game_id).inc, using=db.alias())
         return match.seq
 
 
@@ -498,9 +500,11 @@ def play_bot_turn(*, match_id: int, seq: int) -> str:
     observation = projection.observation(state, seat.index)
     # The worker's clock enforces the level's thinking time (ai/ reads no clock itself);
     # the iteration cap still bounds the search on a fast machine.
-    move = ai.choose_move(
-        match.game_id, observation, seat.index, level=seat.bot_level, seed=bot_seed(match.pk, seq), clock=time.perf_counter
-    )
+    with metrics.BOT_THINK.labels(seat.bot_level).time():
+        move = ai.choose_move(
+            match.game_id, observation, seat.index, level=seat.bot_level, seed=bot_seed(match.pk, seq),
+            clock=time.perf_counter,
+        )
 
     def seat_for(aggregate: MatchAggregate, seats: list[Seat]) -> int:
         return seat.index

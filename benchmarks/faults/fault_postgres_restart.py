@@ -16,7 +16,8 @@ and ``Retry-After``, within 10 s: never a 500 page, never a hang.
 
 After the restart, with nothing restarted by hand: the first move stored,
 every page caught up, the bot's move played once; no move lost or doubled;
-verify_match passes.
+verify_match passes; ``/readyz`` answers 503 within 2 s of the stop and 200 within 10 s
+of the return.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ import time
 from typing import Any
 
 from play import Answer, Browser, check_matches, wait_caught_up
-from scenario import Background, Stack, Table, bot_moved, invariants_hold, main, my_turn, note, until
+from scenario import (READYZ_DOWN_BOUND_S, READYZ_UP_BOUND_S, Background, Stack, Table, bot_moved, invariants_hold,
+                      main, my_turn, note, readyz_turns, until)
 
 HANG_BOUND_S = 10.0
 
@@ -105,16 +107,19 @@ def run_once(args: Any, run: int) -> dict[str, Any]:
         before_fault = table.seqs()
         mark = len(table.ledger.sent)
         note(f"stopping PostgreSQL for {args.down} s")
+        assert readyz_turns(stack, 200, 15) is not None, "/readyz was not 200 before the fault"
         stopped = time.monotonic()
         stack.stop_postgres("fast")
         prober.start()
-        time.sleep(args.down)
+        readyz_down = readyz_turns(stack, 503, 5)  # counted from the moment PostgreSQL is down
+        time.sleep(max(0.0, args.down - (time.monotonic() - stopped)))
         prober.stop()
         during = [(k, a) for k, a in prober.answers]
         moves_during = table.ledger.sent[mark:]
         stack.start_postgres()
         back, back_wall = time.monotonic(), time.time()
         note("PostgreSQL is back")
+        readyz_up = readyz_turns(stack, 200, 30)
         first_move = until(lambda: any(s.status == 201 and s.at > back_wall for s in table.ledger.sent), 60, step=0.1)
         bot_done = until(lambda: bot_moved(table.reader, bot, sent.expected_seq + 1), 60, step=0.25)
         time.sleep(1)
@@ -140,6 +145,8 @@ def run_once(args: Any, run: int) -> dict[str, Any]:
             "in_flight": {"live_matches": len(humans), "bot_searching_at_seq": bot_seq,
                           "background_moves_during_outage": len(moves_during)},
             "postgres_down_s": round(back - stopped, 2),
+            "readyz_503_after_stop_s": None if readyz_down is None else round(readyz_down, 2),
+            "readyz_200_after_return_s": None if readyz_up is None else round(readyz_up, 2),
             "requests_during_outage": kinds,
             "improper_answers": problems[:5],
             "improper_answer_count": len(problems),
@@ -153,6 +160,10 @@ def run_once(args: Any, run: int) -> dict[str, Any]:
 
 def ok(report: dict[str, Any]) -> bool:
     return (invariants_hold(report) and report["improper_answer_count"] == 0
+            and report["readyz_503_after_stop_s"] is not None
+            and report["readyz_503_after_stop_s"] <= READYZ_DOWN_BOUND_S
+            and report["readyz_200_after_return_s"] is not None
+            and report["readyz_200_after_return_s"] <= READYZ_UP_BOUND_S
             and sum(sum(k["answers"].values()) for k in report["requests_during_outage"].values()) > 0
             and report["first_move_stored_after_return_s"] is not None
             and report["bot_move_after_return_s"] is not None

@@ -18,7 +18,9 @@ was down answered 201 (stored; its push is lost) or 503 with a message, and
 none hung; every page shows every move made during the outage within a few
 seconds of Redis returning; the queued bot turns are played (by the stall
 sweep, which re-queues bot turns waiting over BOT_STALL_SECONDS) within
-BOT_STALL_SECONDS + BOT_RECOVERY_SECONDS + 10 s = 45 s; verify_match passes.
+BOT_STALL_SECONDS + BOT_RECOVERY_SECONDS + 10 s = 45 s; verify_match passes;
+``/readyz`` answers 503 within 2 s of the kill and 200 again within 10 s of the return (the
+workers' heartbeat is written every 5 s, and the restarted Redis starts empty).
 
 A page whose match changed only while Redis was away (a bot match whose bot
 moved just as Redis went) is the hard one: its push is lost.  On the queue
@@ -34,7 +36,8 @@ import time
 from typing import Any
 
 from play import check_matches, wait_caught_up
-from scenario import Background, Stack, Table, bot_moved, invariants_hold, main, my_turn, note, until
+from scenario import (READYZ_DOWN_BOUND_S, READYZ_UP_BOUND_S, Background, Stack, Table, bot_moved, invariants_hold,
+                      main, my_turn, note, readyz_turns, until)
 
 BOT_BOUND_S = 45.0
 CATCH_UP_BOUND_S = 10.0
@@ -61,13 +64,16 @@ def run_once(args: Any, run: int) -> dict[str, Any]:
             bot_turns[match_id] = sent.expected_seq
         mark = len(table.ledger.sent)
         note(f"killing Redis for {args.down} s")
+        assert readyz_turns(stack, 200, 15) is not None, "/readyz was not 200 before the fault"
         stack.kill_redis()
         killed = time.monotonic()
-        time.sleep(args.down)
+        readyz_down = readyz_turns(stack, 503, 5)
+        time.sleep(max(0.0, args.down - (time.monotonic() - killed)))
         during = table.ledger.sent[mark:]
         stack.start_redis()
         back, back_wall = time.monotonic(), time.time()
         note("Redis is back")
+        readyz_up = readyz_turns(stack, 200, 30)
         seqs_at_return = table.seqs()
         catch_up = wait_caught_up(table.watchers, seqs_at_return, 30)
 
@@ -85,6 +91,8 @@ def run_once(args: Any, run: int) -> dict[str, Any]:
         return {
             "in_flight": {"live_matches": len(humans), "bot_turns_queued": bot_turns},
             "redis_down_s": round(back - killed, 2),
+            "readyz_503_after_kill_s": None if readyz_down is None else round(readyz_down, 2),
+            "readyz_200_after_return_s": None if readyz_up is None else round(readyz_up, 2),
             "moves_during_outage": {
                 "sent": len(during),
                 "answers": _count(s.status for s in during),
@@ -112,6 +120,10 @@ def ok(report: dict[str, Any]) -> bool:
     during = report["moves_during_outage"]["answers"]
     return (invariants_hold(report)
             and set(during) <= {"201", "503", "409"}
+            and report["readyz_503_after_kill_s"] is not None
+            and report["readyz_503_after_kill_s"] <= READYZ_DOWN_BOUND_S
+            and report["readyz_200_after_return_s"] is not None
+            and report["readyz_200_after_return_s"] <= READYZ_UP_BOUND_S
             and report["pages_caught_up_after_return_s"] is not None
             and report["pages_caught_up_after_return_s"] <= CATCH_UP_BOUND_S
             and report["bot_turns_played_after_return_s"] is not None

