@@ -244,8 +244,8 @@ CHANNEL_PREFIX = os.environ.get("CHANNEL_PREFIX") or f"cairn-{CAIRN_DEPLOYMENT}"
 # and catches every match socket up when it comes back (benchmarks/faults/fault_redis_restart.py).
 # CHANNEL_LAYER=queue selects the queue-based RedisChannelLayer: each web process reads its one queue, one
 # message per round trip, and a group message to a process whose queue already holds `capacity` unread
-# ones is dropped (with a fragment per seat in the messages, the default 100 dropped pushes at 500 live
-# matches; 1,000 did not).
+# ones is dropped (when the messages carried each seat's fragment, the default 100 dropped pushes at 500
+# live matches; 1,000 did not).
 # CHANNEL_REDIS_URLS: several independent Redis servers, over which channels-redis shards the groups.
 CHANNEL_REDIS_URLS = env_list("CHANNEL_REDIS_URLS", []) or [REDIS_URL]
 _LAYER_CONFIG: dict[str, Any] = {"hosts": CHANNEL_REDIS_URLS, "prefix": CHANNEL_PREFIX}
