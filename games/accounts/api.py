@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 from ..api.serializers import ErrorBodySerializer, StrictCharField, TokenSerializer
 from ..api.throttles import AccountThrottle, PasswordResetThrottle, VerifyEmailThrottle
 from ..errors import BadRequest
+from ..table.api import ChatMessageSerializer
 from . import emails, export, lifecycle, moderation, passwords, sanctions
 
 ERR = {code: OpenApiResponse(ErrorBodySerializer, description=text) for code, text in {
@@ -191,13 +192,7 @@ class DeleteView(APIView):
 # ---------------------------------------------------------------------- moderation
 
 
-class ChatLineSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    match = serializers.IntegerField(allow_null=True)
-    channel = serializers.CharField()
-    author = serializers.CharField()
-    text = serializers.CharField()
-    created_at = serializers.DateTimeField()
+class ChatLineSerializer(ChatMessageSerializer):
     hidden = serializers.BooleanField()
 
 
