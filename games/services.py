@@ -27,7 +27,7 @@ from django.utils import timezone
 
 import ai
 from engine import OptionError, get_game
-from engine.fair import commitment as seed_commitment
+from engine.fair import CHANCE_SEED_CONSTRUCTION, ContributionError, commitment as seed_commitment, parse_contribution
 
 from . import db, dispatch, notify, projection, selectors, signals, snapshots, store
 from .aggregate import SYSTEM, MatchAggregate
@@ -169,11 +169,29 @@ def _parse_seats(seats: Any) -> list[dict[str, Any]]:
     return parsed
 
 
+def contribution_of(value: Any) -> dict[str, str]:
+    """A seat's share of the dice (docs/AUDIT.md): the client's, checked, or one the server makes for it.
+
+    Missing (None): the server draws 32 random bytes and marks them ``"by": "server"``.  Anything else
+    must be 32 bytes as 64 hex digits and not all zeros, or it is refused with 400 naming the problem.
+    """
+    if value is None:
+        return {"value": secrets.token_bytes(32).hex(), "by": "server"}
+    try:
+        raw = parse_contribution(value.lower() if isinstance(value, str) else value)
+    except ContributionError as exc:
+        raise BadRequest(f"'contribution': {exc}", code="bad_contribution") from None
+    return {"value": raw.hex(), "by": "player"}
+
+
 def create_match(
     *, user: Any, game_id: str, seats: list[dict], options: dict | None = None,
-    rated: bool = False, time_control: Any = None,
+    rated: bool = False, time_control: Any = None, contribution: Any = None,
 ) -> Match:
     """Create a match; the creator takes the first human seat.  It starts once every seat is filled.
+
+    ``contribution``: the creator's share of the dice (:func:`contribution_of`); every human seat
+    adds one as it is taken, and the dice come from the server's seed and all of them.
 
     Ranked play: ``rated`` needs every seat human (one account per seat is a constraint);
     ``time_control`` is checked by :func:`games.clocks.normalize_time_control`.
@@ -201,6 +219,7 @@ def create_match(
         raise BadRequest(f"'rated' must be true or false, not {excerpt(rated)}", code="bad_rated")
     if rated and any("bot" in seat for seat in parsed):
         raise BadRequest("a rated match has only human seats: bots are never rated", code="bad_seats")
+    share = contribution_of(contribution)
     seed = secrets.token_bytes(32)
     creator_seat = next(i for i, seat in enumerate(parsed) if "human" in seat)
     with store.appending():
@@ -232,6 +251,8 @@ def create_match(
                 "players": players,
                 "options": normalized,
                 "commitment": match.commitment,
+                "chance_seed": CHANCE_SEED_CONSTRUCTION,
+                "contribution": {"seat": creator_seat, **share},
                 "seats": [
                     {"bot": seat.bot_level} if seat.is_bot else {"human": True, "user": seat.user_id}
                     for seat in seat_rows
@@ -246,19 +267,23 @@ def create_match(
     return match
 
 
-def join_match(*, match_id: Any, user: Any) -> Match:
-    """Take the first open seat of a waiting match; the match starts when the last seat fills."""
+def join_match(*, match_id: Any, user: Any, contribution: Any = None) -> Match:
+    """Take the first open seat of a waiting match; the match starts when the last seat fills.
+
+    ``contribution``: the seat's share of the dice (:func:`contribution_of`).
+    """
     _require_user(user)
+    share = contribution_of(contribution)
     for attempt in range(MAX_JOIN_ATTEMPTS):
         try:
-            return _join_once(match_id, user)
+            return _join_once(match_id, user, share)
         except Conflict as exc:  # someone else joined at the same moment: look again
             if exc.code != "stale_seq" or attempt == MAX_JOIN_ATTEMPTS - 1:
                 raise
     raise AssertionError("unreachable")
 
 
-def _join_once(match_id: Any, user: Any) -> Match:
+def _join_once(match_id: Any, user: Any, share: dict[str, str]) -> Match:
     with store.appending(match_id):
         match, seats = selectors.get_match_for_write(match_id)
         if any(seat.user_id == user.pk for seat in seats):
@@ -271,7 +296,7 @@ def _join_once(match_id: Any, user: Any) -> Match:
         seat = open_seats[0]
         aggregate = selectors.load_aggregate(match)
         expected_seq, prev_hash = aggregate.seq, aggregate.last_hash
-        aggregate.join(seat.index, user.pk, user_actor(user))
+        aggregate.join(seat.index, user.pk, user_actor(user), share)
         if Seat.objects.filter(pk=seat.pk, user__isnull=True).update(user=user) != 1:
             raise Conflict(f"seat {seat.index} of match {match.pk} was just taken", code="stale_seq")
         seat.user = user

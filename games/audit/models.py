@@ -1,0 +1,34 @@
+"""The public log of heads: leaves appended in order, and signed checkpoints over them.
+
+Both tables only grow (the log's code never updates or deletes a row).  A leaf
+is one match's head as it stood when a checkpoint was made; a checkpoint
+appends a leaf for every match whose head moved since the previous one, so a
+match's newest leaf is its head at the newest checkpoint.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+
+
+class LogLeaf(models.Model):
+    index = models.PositiveBigIntegerField(primary_key=True, help_text="position in the log, from 0")
+    match_id = models.PositiveBigIntegerField(db_index=True)
+    seq = models.PositiveIntegerField()
+    hash = models.CharField(max_length=64, help_text="the head's chain hash")
+    leaf_hash = models.CharField(max_length=64, help_text="RFC 9162 leaf hash of the leaf's bytes, hex")
+
+    class Meta:
+        ordering = ["index"]
+        indexes = [models.Index(fields=["match_id", "-index"])]
+
+
+class Checkpoint(models.Model):
+    size = models.PositiveBigIntegerField(unique=True, help_text="the number of leaves the tree covers")
+    root = models.CharField(max_length=64, help_text="RFC 9162 tree head, hex")
+    time = models.CharField(max_length=40, help_text="ISO 8601 UTC")
+    key = models.CharField(max_length=16, help_text="receipt key id")
+    signature = models.CharField(max_length=128)
+
+    class Meta:
+        ordering = ["size"]
