@@ -3,7 +3,7 @@
 * ``RECEIPT_KEY`` (environment): the private key, 64 hex digits (the raw 32-byte Ed25519 seed);
 * otherwise the file ``var/receipt_key`` (the same text), made by ``scripts/run`` on first start;
 * otherwise, with ``DEBUG`` on, that file is made here on first use (a development checkout);
-  under tests a key of the process's own is used and never written; in production without
+  under tests a fixed test key is used and never written; in production without
   either, signing refuses (ImproperlyConfigured).
 * ``RECEIPT_OLD_KEYS`` (environment, comma-separated) and the file ``var/receipt_old_keys`` (one
   per line): the *public* keys (64 hex digits) of retired receipt keys, still served so that
@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import secrets
 from functools import lru_cache
@@ -56,8 +57,8 @@ def signing_key() -> Ed25519PrivateKey:
     path = _var_dir() / KEY_FILE
     if path.is_file() and not settings.TESTING:
         return _parse_private(path.read_text(), str(path))
-    if settings.TESTING:
-        return Ed25519PrivateKey.from_private_bytes(bytes.fromhex(_new_private_hex()))
+    if settings.TESTING:  # one key for every process of a test run (the browser tests' server is another)
+        return Ed25519PrivateKey.from_private_bytes(hashlib.sha256(b"cairn-test-receipt-key").digest())
     if settings.DEBUG:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
