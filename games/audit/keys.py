@@ -61,7 +61,10 @@ def signing_key() -> Ed25519PrivateKey:
         return Ed25519PrivateKey.from_private_bytes(hashlib.sha256(b"cairn-test-receipt-key").digest())
     if settings.DEBUG:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:  # another process of this checkout made it first
+            return _parse_private(path.read_text(), str(path))
         with os.fdopen(fd, "w") as handle:
             handle.write(_new_private_hex() + "\n")
         return _parse_private(path.read_text(), str(path))
