@@ -91,6 +91,7 @@ def create_match(request: HttpRequest) -> HttpResponse:
                 time_control=form.chosen_time_control(),
                 # the page's share of the dice (receipts.js, crypto.getRandomValues); none: the server makes one
                 contribution=request.POST.get("contribution") or None,
+                commitment=request.POST.get("commitment") or None,  # the seed offered before the contribution
             )
         except DomainError as exc:
             form.add_error(None, exc.message)

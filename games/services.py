@@ -186,12 +186,14 @@ def contribution_of(value: Any) -> dict[str, str]:
 
 def create_match(
     *, user: Any, game_id: str, seats: list[dict], options: dict | None = None,
-    rated: bool = False, time_control: Any = None, contribution: Any = None,
+    rated: bool = False, time_control: Any = None, contribution: Any = None, commitment: Any = None,
 ) -> Match:
     """Create a match; the creator takes the first human seat.  It starts once every seat is filled.
 
     ``contribution``: the creator's share of the dice (:func:`contribution_of`); every human seat
-    adds one as it is taken, and the dice come from the server's seed and all of them.
+    adds one as it is taken, and the dice come from the server's seed and all of them.  ``commitment``:
+    one offered to ``user`` before (:mod:`games.audit.offers`), whose seed the match then uses, so the
+    seed was fixed before the creator's contribution was made.
 
     Ranked play: ``rated`` needs every seat human (one account per seat is a constraint);
     ``time_control`` is checked by :func:`games.clocks.normalize_time_control`.
@@ -220,7 +222,12 @@ def create_match(
     if rated and any("bot" in seat for seat in parsed):
         raise BadRequest("a rated match has only human seats: bots are never rated", code="bad_seats")
     share = contribution_of(contribution)
-    seed = secrets.token_bytes(32)
+    if commitment is not None:
+        from .audit.offers import take
+
+        seed = take(user, commitment)
+    else:
+        seed = secrets.token_bytes(32)
     creator_seat = next(i for i, seat in enumerate(parsed) if "human" in seat)
     with store.appending():
         match = Match.objects.create(

@@ -141,6 +141,7 @@ class MatchListView(APIView):
             # Every match has a time control; one not named gets a day per move.
             time_control=request.data.get("time_control") or CASUAL_TIME_CONTROL,
             contribution=request.data.get("contribution"),
+            commitment=request.data.get("commitment"),
         )
         match = selectors.get_match(match.pk)
         return Response(selectors.match_view(match, request.user), status=status.HTTP_201_CREATED)

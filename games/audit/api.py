@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import permissions
+from rest_framework import permissions, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -12,10 +12,10 @@ from engine.receipt import RECEIPTS_FORMAT
 
 from .. import selectors
 from ..api.serializers import ErrorBodySerializer
-from ..api.throttles import CairnThrottle
+from ..api.throttles import CairnThrottle, CreateMatchThrottle
 from ..errors import BadRequest, excerpt
 from ..ids import MAX_ID
-from . import log
+from . import log, offers
 from .keys import public_keys
 from .receipts import head_receipt
 from .serializers import (
@@ -50,6 +50,20 @@ def _whole(request: Request, name: str, *, required: bool = True) -> int | None:
     except ValueError:
         raise BadRequest(f"'{name}' must be a non-negative whole number, not {excerpt(raw)}", code=f"bad_{name}") from None
     return value
+
+
+class OfferSerializer(serializers.Serializer):
+    commitment = serializers.CharField(help_text="SHA-256 of the seed the match will use, hex")
+    expires_in = serializers.IntegerField(help_text="seconds the offer lasts")
+
+
+class SeedOfferView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+    throttle_classes = [CreateMatchThrottle]
+
+    @extend_schema(request=None, responses={201: OfferSerializer, 429: LIMITED})
+    def post(self, request: Request) -> Response:
+        return Response(offers.offer(request.user), status=201)
 
 
 class KeysView(APIView):

@@ -8,6 +8,7 @@ match's newest leaf is its head at the newest checkpoint.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 
 
@@ -32,3 +33,16 @@ class Checkpoint(models.Model):
 
     class Meta:
         ordering = ["size"]
+
+
+class SeedOffer(models.Model):
+    """A server seed committed to before the creator's contribution is known (docs/AUDIT.md).
+
+    ``POST /api/matches/commitment`` draws the seed and answers its commitment; a match created with that
+    commitment takes the seed (and the row goes).  The seed is secret like ``Match.seed``.
+    """
+
+    commitment = models.CharField(max_length=64, primary_key=True)
+    seed = models.CharField(max_length=64, editable=False)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)

@@ -13,6 +13,7 @@ def both(route: str, view, name: str) -> list:  # noqa: ANN001
 
 
 urlpatterns = [
+    *both("matches/commitment", api.SeedOfferView.as_view(), "api-seed-offer"),
     *both("receipts/keys", api.KeysView.as_view(), "api-receipt-keys"),
     *both("matches/<id:match_id>/receipts", api.MatchReceiptsView.as_view(), "api-match-receipts"),
     *both("transparency/checkpoints", api.CheckpointsView.as_view(), "api-checkpoints"),

@@ -44,6 +44,10 @@ def test_both_browsers_keep_receipts_of_a_match_and_the_audit_page_checks_them(l
         shares = in_thread(lambda: [e.payload["contribution"] for e in Event.objects.filter(
             match_id=match_id, type__in=["created", "joined"]).order_by("seq")])
         assert [s["by"] for s in shares] == ["player", "player"] and shares[0]["value"] != shares[1]["value"]
+        # ... and the creator's page had the server commit to its seed before making its own.
+        offered = browser_page.evaluate("JSON.parse(localStorage.getItem('cairn-offers'))")
+        created = in_thread(lambda: Event.objects.get(match_id=match_id, seq=1).payload)
+        assert offered[-1] == {"commitment": created["commitment"], "contribution": shares[0]["value"]}
 
         rng = random.Random(3)
         users = {0: alice, 1: bob}
@@ -64,6 +68,8 @@ def test_both_browsers_keep_receipts_of_a_match_and_the_audit_page_checks_them(l
             page.goto(f"{base}/matches/{match_id}/verify/")
             page.wait_for_selector("[data-receipts-result][data-state=passed]", timeout=STEP_TIMEOUT_MS)
             assert f"All {len(kept(page, match_id))} receipts" in page.locator("[data-receipts-result]").inner_text()
+        browser_page.wait_for_selector("[data-offer-result][data-state=passed]", timeout=STEP_TIMEOUT_MS)
+        assert bob_page.locator("[data-offer-result]").is_hidden()  # bob created nothing
 
         # A receipt this browser never got from the server (a forged one) fails there, named.
         forged = dict(kept(browser_page, match_id)[-1], hash="0" * 64)

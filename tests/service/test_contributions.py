@@ -103,3 +103,33 @@ def test_the_page_forms_send_their_contribution(backend, alice, bob, client):
     client.post(f"/matches/{created.match_id}/join/", {"contribution": HERS})
     joined = Event.objects.get(match_id=created.match_id, type="joined")
     assert joined.payload["contribution"] == {"value": HERS, "by": "player"}
+
+
+def test_a_commitment_offered_first_is_the_seed_the_match_uses_once_and_only_for_its_user(backend, alice_api, bob_api, anon_api):
+    offer = alice_api.post("/api/matches/commitment")
+    assert offer.status_code == 201 and offer.json()["expires_in"] == 600
+    commitment = offer.json()["commitment"]
+    body = {"game": "mountain-goats", "seats": [{"human": True}, {"bot": "easy"}], "contribution": MINE}
+    assert_error(bob_api.post("/api/matches/", {**body, "commitment": commitment}, format="json"), 400, "bad_commitment",
+                 "not offered to you")
+    made = alice_api.post("/api/matches/", {**body, "commitment": commitment}, format="json")
+    assert made.status_code == 201 and made.json()["commitment"] == commitment
+    assert Event.objects.get(match_id=made.json()["id"], seq=1).payload["commitment"] == commitment
+    assert_error(alice_api.post("/api/matches/", {**body, "commitment": commitment}, format="json"), 400, "bad_commitment",
+                 "used already")
+    assert_error(alice_api.post("/api/matches/", {**body, "commitment": "12"}, format="json"), 400, "bad_commitment")
+    assert anon_api.post("/api/matches/commitment").status_code in (401, 403)
+
+
+def test_an_expired_commitment_is_refused(backend, alice, alice_api):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.audit.models import SeedOffer
+
+    commitment = alice_api.post("/api/matches/commitment").json()["commitment"]
+    SeedOffer.objects.filter(pk=commitment).update(created_at=timezone.now() - timedelta(seconds=601))
+    response = alice_api.post("/api/matches/", {"game": "mountain-goats", "seats": [{"human": True}, {"bot": "easy"}],
+                                                "commitment": commitment}, format="json")
+    assert_error(response, 400, "bad_commitment", "expired")

@@ -7,7 +7,10 @@
 // * [data-check-receipts] (the audit page) checks them here: each signature with WebCrypto's Ed25519
 //   against the server's public keys, and each signed (seq, hash) against the match's events now.
 // * Forms and buttons marked data-contribute send a fresh 32-byte value from crypto.getRandomValues as
-//   `contribution`: this seat's share of the match's dice.
+//   `contribution`: this seat's share of the match's dice.  The create form first asks the server to
+//   commit to the match's seed (POST /api/matches/commitment) and sends that commitment along, so the
+//   seed is fixed before the contribution exists; the pair is kept ("cairn-offers") and the audit page
+//   checks that the match uses that commitment.
 (function () {
   "use strict";
   var STORE = "cairn-receipts";
@@ -79,17 +82,46 @@
   });
 
   // ------------------------------------------------------------ contributing
-  document.addEventListener("submit", function (evt) {
-    var form = evt.target;
-    if (!form || !form.hasAttribute || !form.hasAttribute("data-contribute")) return;
-    var input = form.querySelector("input[name=contribution]");
+  var OFFERS = "cairn-offers";
+
+  function hidden(form, name, value) {
+    var input = form.querySelector("input[name=" + name + "]");
     if (!input) {
       input = document.createElement("input");
       input.type = "hidden";
-      input.name = "contribution";
+      input.name = name;
       form.appendChild(input);
     }
-    input.value = contribution();
+    input.value = value;
+  }
+
+  function offers() {
+    try { return JSON.parse(localStorage.getItem(OFFERS) || "[]"); } catch (e) { return []; }
+  }
+
+  document.addEventListener("submit", function (evt) {
+    var form = evt.target;
+    if (!form || !form.hasAttribute || !form.hasAttribute("data-contribute")) return;
+    if (form.id !== "create-form") {
+      hidden(form, "contribution", contribution());
+      return;
+    }
+    evt.preventDefault();  // first the server's commitment, then this browser's contribution
+    var token = form.querySelector("[name=csrfmiddlewaretoken]");
+    fetch("/api/matches/commitment", {
+      method: "POST", credentials: "same-origin",
+      headers: { Accept: "application/json", "X-CSRFToken": token ? token.value : "" },
+    }).then(function (r) { return r.ok ? r.json() : null; }).catch(function () { return null; }).then(function (offer) {
+      var mine = contribution();
+      hidden(form, "contribution", mine);
+      if (offer && offer.commitment) {
+        hidden(form, "commitment", offer.commitment);
+        try {
+          localStorage.setItem(OFFERS, JSON.stringify(offers().concat([{ commitment: offer.commitment, contribution: mine }]).slice(-50)));
+        } catch (e) { /* nothing kept */ }
+      }
+      form.submit();
+    });
   }, true);
   document.addEventListener("htmx:configRequest", function (evt) {
     var elt = evt.detail && evt.detail.elt;
@@ -174,7 +206,30 @@
     });
   }
 
+  // The creator's browser: did the match use the commitment the server gave before the contribution was made?
+  function checkOffer(box) {
+    var out = box.querySelector("[data-offer-result]");
+    if (!out) return;
+    var matchId = Number(box.getAttribute("data-check-receipts"));
+    getJSON("/api/matches/" + matchId + "/events/").then(function (body) {
+      var created = body.events.filter(function (e) { return e.type === "created"; })[0];
+      var share = created && created.payload && created.payload.contribution;
+      var mine = share && offers().filter(function (o) { return o.contribution === share.value; })[0];
+      if (!mine) {
+        out.hidden = true;
+        return;
+      }
+      var ok = created.payload.commitment === mine.commitment;
+      out.hidden = false;
+      out.setAttribute("data-state", ok ? "passed" : "failed");
+      out.textContent = ok
+        ? "The server committed to this match's seed (" + mine.commitment.slice(0, 16) + "…) before this browser made its contribution: it could not pick the seed against it."
+        : "This browser was offered the commitment " + mine.commitment + ", but the match uses " + created.payload.commitment + ": the server changed its seed after seeing your contribution.";
+    }).catch(function () { out.hidden = true; });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    Array.prototype.forEach.call(document.querySelectorAll("[data-check-receipts]"), checkOffer);
     Array.prototype.forEach.call(document.querySelectorAll("[data-check-receipts]"), function (box) {
       var count = box.querySelector("[data-receipts-count]");
       if (count) count.textContent = String(kept(Number(box.getAttribute("data-check-receipts"))).length);
