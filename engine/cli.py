@@ -17,7 +17,9 @@
   consistency with the last one kept in ``FILE`` (default
   ``cairn-witness.json``), keep them; exit 0 if all were consistent, 1 if the
   log rewrote its past (the refused checkpoint is named and not kept), 2 if
-  the server cannot be reached.
+  the server cannot be reached.  ``--record FILE``: then also audit that
+  finished match's record and check that its chain passes through the head
+  the newest kept checkpoint logged for it (an inclusion proof).
 * ``python -m engine bench GAME --players N --seconds S``: random games for S
   seconds; JSON with ``games_per_s`` and ``actions_per_s``.
 * ``python -m engine sample GAME --players N --seed K``: one complete random
@@ -134,9 +136,43 @@ def cmd_witness(args: argparse.Namespace) -> int:
     except (OSError, ValueError, KeyError, TypeError) as exc:
         print(_dumps({"ok": False, "error": f"cannot follow the log at {base}: {exc}"}))
         return 2
-    print(_dumps({"ok": True, "accepted": accepted, "size": kept["size"] if kept else 0,
-                  "root": kept["root"] if kept else None}))
+    verdict: dict[str, Any] = {"ok": True, "accepted": accepted, "size": kept["size"] if kept else 0,
+                               "root": kept["root"] if kept else None}
+    if args.record:
+        try:
+            found = _record_in_log(base, kept, args.record)
+        except (OSError, ValueError, KeyError, TypeError) as exc:  # unreadable file, no such match in the log
+            found = {"ok": False, "error": f"cannot check the record against the log: {exc}"}
+        verdict.update(found)
+        if not found["ok"]:
+            print(_dumps(verdict))
+            return 1
+    print(_dumps(verdict))
     return 0
+
+
+def _record_in_log(base: str, kept: Any, path: str) -> dict[str, Any]:
+    """Audit a record and check it passes through its match's head in the kept checkpoint."""
+    from .witness import WitnessError, check_inclusion
+
+    record = _read_json(path)
+    verdict = audit(record)
+    if not verdict["ok"]:
+        return {"ok": False, "error": f"the record fails its audit: {verdict['error']}"}
+    if kept is None:
+        return {"ok": False, "error": "the witness holds no checkpoint yet"}
+    answer = _fetch_json(f"{base}/api/transparency/proof?match={record['match']}&size={kept['size']}")
+    leaf = answer["leaf"]
+    try:
+        check_inclusion(kept, leaf, answer["proof"])
+    except WitnessError as exc:
+        return {"ok": False, "error": str(exc)}
+    hashes = {item["seq"]: item.get("hash") for item in record["log"]}
+    if hashes.get(leaf["seq"]) != leaf["hash"]:
+        return {"ok": False, "error": f"the record contradicts the log: the checkpoint of size {kept['size']} holds "
+                                      f"match {leaf['match']} at seq {leaf['seq']} with hash {leaf['hash']}, the record "
+                                      f"has {hashes.get(leaf['seq'])}"}
+    return {"ok": True, "record": {"match": leaf["match"], "seq": leaf["seq"], "hash": leaf["hash"]}}
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
@@ -217,6 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
     witness = sub.add_parser("witness", help="follow a Cairn server's log of heads and check it never rewrites its past")
     witness.add_argument("url", help="the server, e.g. https://cairn.example")
     witness.add_argument("--state", default="cairn-witness.json", help="where the kept checkpoints live")
+    witness.add_argument("--record", metavar="FILE", help="also check this finished match's record against the log")
     witness.set_defaults(func=cmd_witness)
 
     bench = sub.add_parser("bench", help="random games per second")

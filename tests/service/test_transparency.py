@@ -80,7 +80,8 @@ def witness_run(url: str, state: Path) -> tuple[int, dict]:
     return out.returncode, json.loads(out.stdout)
 
 
-def test_the_witness_follows_the_log_and_refuses_a_rewritten_past(backend, live_server, alice, bob, tmp_path):
+def test_the_witness_follows_the_log_checks_a_record_and_refuses_a_rewritten_past(backend, live_server, alice, bob,
+                                                                                 make_user, tmp_path):
     if backend != "default":
         pytest.skip("the live server reads the default database")
     state = tmp_path / "witness.json"
@@ -100,6 +101,26 @@ def test_the_witness_follows_the_log_and_refuses_a_rewritten_past(backend, live_
     assert [c["size"] for c in kept] == list(range(1, 8))
     assert verdict["root"] == Checkpoint.objects.order_by("-size").first().root
 
+    # A finished match's record, checked against the head the witness's checkpoint logged for it.
+    from rest_framework.test import APIClient
+
+    from .helpers import finish_quickly
+
+    ended = finish_quickly(two_humans(make_user("dora"), bob), seed=6)
+    log.append_checkpoint()
+    record_path = tmp_path / "ended.json"
+    record_path.write_text(json.dumps(APIClient().get(f"/api/matches/{ended.pk}/record").json()))
+    out = subprocess.run([sys.executable, "-m", "engine", "witness", live_server.url, "--state", str(state),
+                          "--record", str(record_path)], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    verdict = json.loads(out.stdout)
+    assert out.returncode == 0 and verdict["record"] == {"match": ended.pk, "seq": ended.seq, "hash": ended.last_hash}
+    forged = json.loads(record_path.read_text())
+    forged["log"][-1]["hash"] = "ab" * 32
+    record_path.write_text(json.dumps(forged))
+    out = subprocess.run([sys.executable, "-m", "engine", "witness", live_server.url, "--state", str(state),
+                          "--record", str(record_path)], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 1 and "fails its audit" in json.loads(out.stdout)["error"]
+
     # The operator rewrites a logged head (as after rewriting the match) and signs a new checkpoint over it.
     LogLeaf.objects.filter(index=0).update(
         hash="ee" * 32, leaf_hash=merkle.leaf_hash(witness.leaf_bytes(match.pk, 1, "ee" * 32)).hex())
@@ -108,8 +129,8 @@ def test_the_witness_follows_the_log_and_refuses_a_rewritten_past(backend, live_
     witness.check_checkpoint(forged, keys())  # correctly signed: only consistency tells
     code, verdict = witness_run(live_server.url, state)
     assert code == 1 and not verdict["ok"] and "not consistent" in verdict["error"]
-    assert verdict["refused"]["size"] == forged["size"] and verdict["kept"]["size"] == 7
-    assert [c["size"] for c in json.loads(state.read_text())["checkpoints"]] == list(range(1, 8))  # not kept
+    assert verdict["refused"]["size"] == forged["size"] and verdict["kept"]["size"] == 8
+    assert [c["size"] for c in json.loads(state.read_text())["checkpoints"]] == list(range(1, 9))  # not kept
 
 
 def test_the_witness_says_when_it_cannot_reach_the_log(tmp_path):
