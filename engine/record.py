@@ -305,11 +305,12 @@ def audit(record: Any, receipts: list[Any] | None = None, keys: dict[str, bytes]
             return fail(exc.index, exc.message)
         if facts["contributions"] is not None:
             dice_key = chance_seed(seed, [bytes.fromhex(item["value"]) for item in facts["contributions"]])
-    receipt_facts = None
+    receipt_facts: dict[str, Any] | None = None
     if receipts is not None:
-        receipt_facts = _check_receipts(record, facts, receipts, keys or {})
-        if isinstance(receipt_facts, str):
-            return fail(None, receipt_facts)
+        checked = _check_receipts(record, facts, receipts, keys or {})
+        if isinstance(checked, str):
+            return fail(None, checked)
+        receipt_facts = checked
     chance_events = 0
     for index, (event, seq) in enumerate(zip(events, seqs)):
         if isinstance(event, dict) and "chance" in event and state.is_chance_node():
