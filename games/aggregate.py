@@ -108,7 +108,8 @@ class MatchAggregate:
     __slots__ = ("match_id", "game", "players", "options", "state", "seq", "last_hash",
                  "started", "finished", "result", "pending", "engine_events",
                  "rated", "time_control", "moved", "forfeits", "replaced", "ending",
-                 "clock", "unstamped", "redacts", "redactions", "newest", "dice", "contributions")
+                 "clock", "unstamped", "redacts", "redactions", "newest", "dice", "contributions",
+                 "last_time")
 
     def __init__(self, match_id: int, game_id: str, players: int, options: Mapping[str, Any]) -> None:
         self.match_id = match_id
@@ -145,6 +146,8 @@ class MatchAggregate:
         # {seat: {"seat", "value", "by"}} from the created and joined events
         self.dice = ""
         self.contributions: dict[int, dict[str, Any]] = {}
+        # the stored timestamp of the event at ``seq`` (a receipt signs it), None while it is not stored
+        self.last_time: Any = None
 
     # ------------------------------------------------------------------ fold
 
@@ -168,6 +171,7 @@ class MatchAggregate:
             self._fold(event.type, event.payload, event.seq, event.timestamp)
             self.seq = event.seq
             self.last_hash = event.hash
+            self.last_time = event.timestamp
             folded.append(event)
         if folded:
             self.keep_newest(folded)
@@ -216,6 +220,8 @@ class MatchAggregate:
         if self.clock is not None:
             for (type_, payload, to_move_after), timestamp in zip(self.unstamped, timestamps):
                 self.clock.feed(type_, payload, timestamp, to_move_after)
+        if timestamps:
+            self.last_time = timestamps[-1]
         self.unstamped = []
 
     def _fold(self, type_: str, payload: dict[str, Any], seq: int, timestamp: Any = None) -> None:
@@ -278,6 +284,7 @@ class MatchAggregate:
     def _record(self, type_: str, payload: dict[str, Any], actor: str) -> None:
         self._fold(type_, payload, self.seq + 1)
         self.seq += 1
+        self.last_time = None  # until stored (:meth:`stamp`)
         self.pending.append(PendingEvent(self.seq, type_, payload, actor))
 
     @property

@@ -1,13 +1,18 @@
 """The server's Ed25519 receipt key: where it comes from, its id, and the public keys it has had.
 
+In this order:
+
 * ``RECEIPT_KEY`` (environment): the private key, 64 hex digits (the raw 32-byte Ed25519 seed);
-* otherwise the file ``var/receipt_key`` (the same text), made by ``scripts/run`` on first start;
-* otherwise, with ``DEBUG`` on, that file is made here on first use (a development checkout);
-  under tests a fixed test key is used and never written; in production without
-  either, signing refuses (ImproperlyConfigured).
-* ``RECEIPT_OLD_KEYS`` (environment, comma-separated) and the file ``var/receipt_old_keys`` (one
-  per line): the *public* keys (64 hex digits) of retired receipt keys, still served so that
-  receipts signed before a rotation keep checking.
+* the file ``var/receipt_key`` (the same text), made by ``scripts/run`` on first start (not read
+  under tests);
+* with ``DEBUG`` on (and not under tests), that file is made here on first use;
+* otherwise a key derived from ``SECRET_KEY``: ``SHA-256("cairn-receipt-key\n" + SECRET_KEY)``, so
+  every process (and machine) of a deployment signs with the same key without more configuration.
+  Setting ``RECEIPT_KEY`` keeps the receipt key apart from ``SECRET_KEY``.
+
+``RECEIPT_OLD_KEYS`` (environment, comma-separated) and the file ``var/receipt_old_keys`` (one per
+line): the *public* keys (64 hex digits) of retired receipt keys, still served so that receipts
+signed before a rotation keep checking.
 """
 
 from __future__ import annotations
@@ -57,9 +62,7 @@ def signing_key() -> Ed25519PrivateKey:
     path = _var_dir() / KEY_FILE
     if path.is_file() and not settings.TESTING:
         return _parse_private(path.read_text(), str(path))
-    if settings.TESTING:  # one key for every process of a test run (the browser tests' server is another)
-        return Ed25519PrivateKey.from_private_bytes(hashlib.sha256(b"cairn-test-receipt-key").digest())
-    if settings.DEBUG:
+    if settings.DEBUG and not settings.TESTING:
         path.parent.mkdir(parents=True, exist_ok=True)
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -68,7 +71,7 @@ def signing_key() -> Ed25519PrivateKey:
         with os.fdopen(fd, "w") as handle:
             handle.write(_new_private_hex() + "\n")
         return _parse_private(path.read_text(), str(path))
-    raise ImproperlyConfigured("receipts need a signing key: set RECEIPT_KEY or create var/receipt_key (scripts/run does)")
+    return Ed25519PrivateKey.from_private_bytes(hashlib.sha256(b"cairn-receipt-key\n" + settings.SECRET_KEY.encode()).digest())
 
 
 def public_bytes(private: Ed25519PrivateKey | None = None) -> bytes:

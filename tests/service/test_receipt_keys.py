@@ -1,4 +1,4 @@
-"""Where the receipt key comes from: RECEIPT_KEY, var/receipt_key, made in development, refused in production."""
+"""Where the receipt key comes from: RECEIPT_KEY, var/receipt_key, made in development, else derived from SECRET_KEY."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def test_a_malformed_receipt_key_is_refused_naming_it(fresh, monkeypatch):
         keys.signing_key()
 
 
-def test_development_makes_var_receipt_key_once_and_production_without_one_refuses(fresh):
+def test_development_makes_var_receipt_key_once_and_production_without_one_derives_it_from_secret_key(fresh):
     fresh.TESTING, fresh.DEBUG = False, True
     first = keys.public_bytes()
     path = fresh.VAR_DIR / "receipt_key"
@@ -40,8 +40,11 @@ def test_development_makes_var_receipt_key_once_and_production_without_one_refus
     path.unlink()
     keys.signing_key.cache_clear()
     fresh.DEBUG = False
-    with pytest.raises(ImproperlyConfigured, match="RECEIPT_KEY"):
-        keys.signing_key()
+    derived = keys.public_bytes()
+    assert derived != first and not path.exists()
+    keys.signing_key.cache_clear()
+    fresh.SECRET_KEY = "another-secret"
+    assert keys.public_bytes() != derived  # derived from SECRET_KEY: another one, another key
 
 
 def test_a_retired_public_key_must_be_64_hex_digits(fresh, monkeypatch):
