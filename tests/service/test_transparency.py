@@ -136,3 +136,33 @@ def test_the_witness_follows_the_log_checks_a_record_and_refuses_a_rewritten_pas
 def test_the_witness_says_when_it_cannot_reach_the_log(tmp_path):
     code, verdict = witness_run("http://127.0.0.1:9", tmp_path / "w.json")
     assert code == 2 and "cannot follow the log" in verdict["error"]
+
+
+def test_the_documented_database_role_appends_checkpoints_and_offers_but_cannot_rewrite_the_log(backend, alice, bob):
+    import os
+
+    from django.db import connections
+
+    from games.audit import offers
+
+    from .test_least_privilege import documented_sql, refused, statements
+
+    pg = connections[backend]
+    if pg.vendor != "postgresql":
+        pytest.skip("the role is PostgreSQL's (SQLite has no roles)")
+    two_humans(alice, bob)
+    role = f"cairn_app_log_{os.getpid()}"
+    sql = documented_sql().replace("cairn_app", role).replace("DATABASE cairn ", f"DATABASE {pg.settings_dict['NAME']} ")
+    with pg.cursor() as cursor:
+        for statement in statements(sql):
+            cursor.execute(statement)
+        cursor.execute(f"SET ROLE {role}")
+    try:
+        assert log.append_checkpoint()["size"] == 1
+        offered = offers.offer(alice)
+        assert offers.take(alice, offered["commitment"])  # a seed offer is used once: its row goes
+        assert "permission denied" in refused(pg, "UPDATE audit_logleaf SET hash = 'x'")
+        assert "permission denied" in refused(pg, "DELETE FROM audit_checkpoint")
+    finally:
+        with pg.cursor() as cursor:
+            cursor.execute("RESET ROLE")
