@@ -169,6 +169,11 @@ def _parse_seats(seats: Any) -> list[dict[str, Any]]:
     return parsed
 
 
+# The chance seed construction of every new match (docs/AUDIT.md); matches made before it name none and
+# draw their dice from the server's seed alone.
+NEW_CHANCE_SEED = CHANCE_SEED_CONSTRUCTION
+
+
 def contribution_of(value: Any) -> dict[str, str]:
     """A seat's share of the dice (docs/AUDIT.md): the client's, checked, or one the server makes for it.
 
@@ -258,8 +263,8 @@ def create_match(
                 "players": players,
                 "options": normalized,
                 "commitment": match.commitment,
-                "chance_seed": CHANCE_SEED_CONSTRUCTION,
-                "contribution": {"seat": creator_seat, **share},
+                **({"chance_seed": NEW_CHANCE_SEED, "contribution": {"seat": creator_seat, **share}}
+                   if NEW_CHANCE_SEED else {}),
                 "seats": [
                     {"bot": seat.bot_level} if seat.is_bot else {"human": True, "user": seat.user_id}
                     for seat in seat_rows

@@ -133,3 +133,27 @@ def test_an_expired_commitment_is_refused(backend, alice, alice_api):
     response = alice_api.post("/api/matches/", {"game": "mountain-goats", "seats": [{"human": True}, {"bot": "easy"}],
                                                 "commitment": commitment}, format="json")
     assert_error(response, 400, "bad_commitment", "expired")
+
+
+def test_a_match_made_before_contributions_keeps_its_old_dice_record_and_audit(backend, alice, bob, alice_api, monkeypatch):
+    from games import services
+    from games.verify import verify_match
+
+    from .helpers import two_humans
+
+    monkeypatch.setattr(services, "NEW_CHANCE_SEED", "")
+    match = two_humans(alice, bob)
+    assert "chance_seed" not in Event.objects.get(match=match, seq=1).payload
+    assert "contribution" not in Event.objects.get(match=match, type="joined").payload
+    match = finish_quickly(match, seed=9)
+    seed = bytes.fromhex(match.seed)
+    state = selectors.load_aggregate(match, events=[]).state
+    for event in Event.objects.filter(match=match).order_by("seq"):
+        if event.type == "chance":  # drawn from the server's seed itself, as before
+            assert event.payload["chance"] == state.chance_to_json(state.sample_chance(chance_rng(seed, event.seq)))
+        if event.type in ("chance", "action"):
+            state.apply_event(event.payload)
+    record = alice_api.get(f"/api/matches/{match.pk}/record").json()
+    assert record["format"] == "cairn-record/2" and "contributions" not in record and "chance_seed" not in record
+    assert audit(record)["ok"] and verify_match(match).ok
+    assert audit(record, [record["receipt"]])["receipts_checked"] == 1  # receipts work for old matches too
