@@ -214,12 +214,11 @@ class EventsView(APIView):
                 raise ValueError
         except ValueError:
             raise BadRequest(f"'after' must be a non-negative integer, not {excerpt(raw)}", code="bad_after") from None
-        delayed = selectors.delayed_aggregate(match, request.user)  # a spectator of a match shown behind
-        events = selectors.visible_events(match, request.user, after, aggregate=delayed)
-        seq = delayed.seq if delayed is not None else match.seq
-        aggregate = delayed or selectors.load_aggregate(match)
-        return Response({"match": match.pk, "seq": seq, "chain_version": match.chain_version, "events": events,
-                         "receipt": head_receipt(match, aggregate)})
+        # a spectator of a match shown behind gets that position; the events, seq and receipt agree
+        aggregate = selectors.delayed_aggregate(match, request.user) or selectors.load_aggregate(match)
+        events = selectors.visible_events(match, request.user, after, aggregate=aggregate)
+        return Response({"match": match.pk, "seq": aggregate.seq, "chain_version": match.chain_version,
+                         "events": events, "receipt": head_receipt(match, aggregate)})
 
 
 class RecordView(APIView):
