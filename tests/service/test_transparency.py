@@ -166,3 +166,14 @@ def test_the_documented_database_role_appends_checkpoints_and_offers_but_cannot_
     finally:
         with pg.cursor() as cursor:
             cursor.execute("RESET ROLE")
+
+
+def test_celery_beat_appends_a_checkpoint_at_a_fixed_interval(backend, alice, bob, settings):
+    from datetime import timedelta
+
+    from games.audit.tasks import append_checkpoint
+
+    entry = settings.CELERY_BEAT_SCHEDULE["audit-append-checkpoint"]
+    assert entry["task"] == append_checkpoint.name and entry["schedule"] == timedelta(seconds=60)
+    two_humans(alice, bob)
+    assert append_checkpoint() == 1 and append_checkpoint() is None
