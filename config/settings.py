@@ -95,6 +95,7 @@ INSTALLED_APPS = [
     "games.ranking",  # ranked play (issue 7)
     "games.table",  # chat, rematches, watching, notifications (issue 16)
     "games.accounts",  # verified email, deletion, export, moderation
+    "games.audit",  # signed receipts and the public log of heads (docs/AUDIT.md)
     "frontend",
 ]
 
@@ -286,6 +287,9 @@ CAIRN_BOT_STALL_SECONDS = env_int("BOT_STALL_SECONDS", 20)
 from games.ranking.schedule import BEAT_SCHEDULE as _RANKING_BEAT  # noqa: E402
 
 CELERY_BEAT_SCHEDULE.update(_RANKING_BEAT)
+from games.audit.schedule import BEAT_SCHEDULE as _AUDIT_BEAT  # noqa: E402
+
+CELERY_BEAT_SCHEDULE.update(_AUDIT_BEAT)  # a signed checkpoint of every match's head (AUDIT_CHECKPOINT_SECONDS)
 # The bot that plays a forfeited seat of a 3-4 player match for the rest of it.
 CAIRN_REPLACEMENT_BOT = os.environ.get("REPLACEMENT_BOT", "easy")
 # Match aggregates each process keeps (games/snapshots.py, an LRU; 0 turns the cache off).
@@ -408,6 +412,7 @@ CAIRN_RATE_LIMITS = {
     "password_reset": os.environ.get("RATE_LIMIT_PASSWORD_RESET", "10/hour"),  # per address: reset mails asked
     "verify_email": os.environ.get("RATE_LIMIT_VERIFY_EMAIL", "5/hour"),  # per user: verification mails
     "account": os.environ.get("RATE_LIMIT_ACCOUNT", "30/hour"),  # per user: password change, export, deletion
+    "transparency": os.environ.get("RATE_LIMIT_TRANSPARENCY", "600/min"),  # per address: the log's proofs
 }
 # Multiplies every limit above.  Off (1) by default; a load benchmark that registers many users and
 # moves many times from one address sets RATE_LIMIT_FACTOR=1000.  The test suite runs with 1000 too,

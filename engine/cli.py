@@ -7,6 +7,19 @@
   match's export (``seed``, ``commitment``, ``seqs``): also checks SHA-256(seed)
   against the commitment and every chance outcome against the seed; the same
   exit codes, and ``chance_events`` (how many were checked) in a valid verdict.
+* ``python -m engine audit FILE --receipts RECEIPTS [--keys KEYS]``: also checks
+  every receipt (:mod:`engine.receipt`) of the record's match: correctly signed
+  by a known key (the record's ``receipt_keys``, the receipts file's ``keys``
+  or ``--keys``, a ``GET /api/receipts/keys`` body), and the record's chain
+  passing through each receipted head; a failure names the receipt.
+* ``python -m engine witness URL [--state FILE]``: fetch the log's checkpoints
+  from ``URL`` (a Cairn server), check each new one's signature and its
+  consistency with the last one kept in ``FILE`` (default
+  ``cairn-witness.json``), keep them; exit 0 if all were consistent, 1 if the
+  log rewrote its past (the refused checkpoint is named and not kept), 2 if
+  the server cannot be reached.  ``--record FILE``: then also audit that
+  finished match's record and check that its chain passes through the head
+  the newest kept checkpoint logged for it (an inclusion proof).
 * ``python -m engine bench GAME --players N --seconds S``: random games for S
   seconds; JSON with ``games_per_s`` and ``actions_per_s``.
 * ``python -m engine sample GAME --players N --seed K``: one complete random
@@ -56,8 +69,110 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return _print_verdicts(args.files, summary)
 
 
+def _read_json(path: str) -> Any:
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
 def cmd_audit(args: argparse.Namespace) -> int:
-    return _print_verdicts(args.files, audit)
+    if args.receipts is None and args.keys is None:
+        return _print_verdicts(args.files, audit)
+    from .receipt import ReceiptError, parse_keys, parse_receipts
+
+    try:
+        receipts, keys = parse_receipts(_read_json(args.receipts)) if args.receipts else ([], {})
+        if args.keys:
+            keys.update(parse_keys(_read_json(args.keys)))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:  # ReceiptError is a ValueError
+        kind = "receipts or keys" if not isinstance(exc, ReceiptError) else "receipts"
+        print(_dumps({"ok": False, "index": None, "error": f"cannot read the {kind}: {exc}"}))
+        return 2
+    return _print_verdicts(args.files, lambda record: audit(record, receipts, keys))
+
+
+def _fetch_json(url: str) -> Any:
+    import urllib.request
+
+    request = urllib.request.Request(url, headers={"Accept": "application/json", "User-Agent": "cairn-witness/1"})
+    with urllib.request.urlopen(request, timeout=30) as response:  # noqa: S310 - the URL is the user's
+        return json.loads(response.read().decode("utf-8"))
+
+
+def cmd_witness(args: argparse.Namespace) -> int:
+    from .receipt import parse_keys
+    from .witness import STATE_FORMAT, WitnessError, accept
+
+    base = args.url.rstrip("/")
+    try:
+        kept_state = _read_json(args.state)
+    except FileNotFoundError:
+        kept_state = {"format": STATE_FORMAT, "log": base, "checkpoints": []}
+    except (OSError, ValueError) as exc:
+        print(_dumps({"ok": False, "error": f"cannot read the witness's state {args.state}: {exc}"}))
+        return 2
+    kept = kept_state["checkpoints"][-1] if kept_state.get("checkpoints") else None
+    after = kept["size"] if kept else 0
+    try:
+        body = _fetch_json(f"{base}/api/transparency/checkpoints?after={after}")
+        keys = parse_keys(body["keys"])
+        accepted = 0
+        for checkpoint in body["checkpoints"]:
+            proof: list[str] = []
+            if kept is not None:
+                answer = _fetch_json(
+                    f"{base}/api/transparency/consistency?from={kept['size']}&to={checkpoint['size']}")
+                proof = answer["proof"]
+            try:
+                accept(kept, checkpoint, proof, keys)
+            except WitnessError as exc:
+                print(_dumps({"ok": False, "error": str(exc), "kept": kept, "refused": checkpoint,
+                              "accepted": accepted}))
+                return 1
+            kept_state["checkpoints"].append(checkpoint)
+            kept = checkpoint
+            accepted += 1
+            with open(args.state, "w", encoding="utf-8") as handle:
+                json.dump(kept_state, handle, indent=1)
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        print(_dumps({"ok": False, "error": f"cannot follow the log at {base}: {exc}"}))
+        return 2
+    verdict: dict[str, Any] = {"ok": True, "accepted": accepted, "size": kept["size"] if kept else 0,
+                               "root": kept["root"] if kept else None}
+    if args.record:
+        try:
+            found = _record_in_log(base, kept, args.record)
+        except (OSError, ValueError, KeyError, TypeError) as exc:  # unreadable file, no such match in the log
+            found = {"ok": False, "error": f"cannot check the record against the log: {exc}"}
+        verdict.update(found)
+        if not found["ok"]:
+            print(_dumps(verdict))
+            return 1
+    print(_dumps(verdict))
+    return 0
+
+
+def _record_in_log(base: str, kept: Any, path: str) -> dict[str, Any]:
+    """Audit a record and check it passes through its match's head in the kept checkpoint."""
+    from .witness import WitnessError, check_inclusion
+
+    record = _read_json(path)
+    verdict = audit(record)
+    if not verdict["ok"]:
+        return {"ok": False, "error": f"the record fails its audit: {verdict['error']}"}
+    if kept is None:
+        return {"ok": False, "error": "the witness holds no checkpoint yet"}
+    answer = _fetch_json(f"{base}/api/transparency/proof?match={record['match']}&size={kept['size']}")
+    leaf = answer["leaf"]
+    try:
+        check_inclusion(kept, leaf, answer["proof"])
+    except WitnessError as exc:
+        return {"ok": False, "error": str(exc)}
+    hashes = {item["seq"]: item.get("hash") for item in record["log"]}
+    if hashes.get(leaf["seq"]) != leaf["hash"]:
+        return {"ok": False, "error": f"the record contradicts the log: the checkpoint of size {kept['size']} holds "
+                                      f"match {leaf['match']} at seq {leaf['seq']} with hash {leaf['hash']}, the record "
+                                      f"has {hashes.get(leaf['seq'])}"}
+    return {"ok": True, "record": {"match": leaf["match"], "seq": leaf["seq"], "hash": leaf["hash"]}}
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
@@ -131,7 +246,15 @@ def build_parser() -> argparse.ArgumentParser:
         "audit", help="replay a finished match's export and check its dice and shuffles against the revealed seed"
     )
     audit_.add_argument("files", nargs="+", metavar="FILE")
+    audit_.add_argument("--receipts", metavar="FILE", help="receipts kept during play: check each against the record")
+    audit_.add_argument("--keys", metavar="FILE", help="the server's public receipt keys (GET /api/receipts/keys)")
     audit_.set_defaults(func=cmd_audit)
+
+    witness = sub.add_parser("witness", help="follow a Cairn server's log of heads and check it never rewrites its past")
+    witness.add_argument("url", help="the server, e.g. https://cairn.example")
+    witness.add_argument("--state", default="cairn-witness.json", help="where the kept checkpoints live")
+    witness.add_argument("--record", metavar="FILE", help="also check this finished match's record against the log")
+    witness.set_defaults(func=cmd_witness)
 
     bench = sub.add_parser("bench", help="random games per second")
     bench.add_argument("game", choices=game_ids())

@@ -15,6 +15,17 @@ The stream is specified so that an independent tool can reproduce it:
   ``for i in range(len(xs) - 1, 0, -1): j = randrange(i + 1); swap xs[i], xs[j]``.
 
 Games draw chance outcomes through ``randrange`` only (``State.sample_chance``).
+
+Players' contributions (``cairn-chance-seed/1``): since ``cairn-record/3`` the
+generator is keyed not by the server's seed but by the *chance seed*::
+
+    chance_seed = SHA-256(b"cairn-chance-seed/1\n" + server_seed + c_0 + c_1 + ...)
+
+where ``c_i`` are the 32-byte contributions of the human seats in seat order
+(bots contribute nothing).  The server commits to its seed before any seat
+contributes; the contributions are public in the match's events and fixed
+when the match starts, before the first chance event.  Matches made before
+(no contributions) keep ``chance_seed = server_seed``.
 """
 
 from __future__ import annotations
@@ -24,6 +35,37 @@ import hmac
 from typing import Any, MutableSequence, Sequence
 
 _WORD = 1 << 64
+CHANCE_SEED_TAG = b"cairn-chance-seed/1\n"
+CHANCE_SEED_CONSTRUCTION = "cairn-chance-seed/1"
+CONTRIBUTION_BYTES = 32
+
+
+class ContributionError(ValueError):
+    """A player's contribution breaks the documented rule (32 bytes as 64 hex digits, not all zeros)."""
+
+
+def parse_contribution(value: object) -> bytes:
+    """A contribution as bytes, or :class:`ContributionError` naming what is wrong with it."""
+    if not isinstance(value, str):
+        raise ContributionError(f"a contribution must be {CONTRIBUTION_BYTES} bytes as hex text, not {type(value).__name__}")
+    if len(value) != 2 * CONTRIBUTION_BYTES:
+        raise ContributionError(
+            f"a contribution must be {CONTRIBUTION_BYTES} bytes ({2 * CONTRIBUTION_BYTES} hex digits), not {len(value)} characters")
+    try:
+        raw = bytes.fromhex(value)
+    except ValueError:
+        raise ContributionError("a contribution must be hex digits (0-9, a-f)") from None
+    if not any(raw):
+        raise ContributionError("a contribution of all zeros is refused: make it with a cryptographic random generator")
+    return raw
+
+
+def chance_seed(server_seed: bytes, contributions: Sequence[bytes]) -> bytes:
+    """The key of every chance outcome of a match with contributions (``cairn-chance-seed/1``)."""
+    for raw in contributions:
+        if len(raw) != CONTRIBUTION_BYTES:
+            raise ContributionError(f"a contribution must be {CONTRIBUTION_BYTES} bytes, not {len(raw)}")
+    return hashlib.sha256(CHANCE_SEED_TAG + bytes(server_seed) + b"".join(bytes(c) for c in contributions)).digest()
 
 
 def commitment(seed: bytes) -> str:

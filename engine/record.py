@@ -9,6 +9,13 @@
   (:mod:`engine.chain`).  Once the match has ended, ``seed`` and ``result``
   are set and ``log`` is the whole match, nothing sealed, so :func:`audit`
   checks everything offline.
+* ``cairn-record/3``: a match whose seats contributed to its dice.  As
+  ``cairn-record/2``, plus ``chance_seed`` (the construction,
+  ``cairn-chance-seed/1``, :func:`engine.fair.chance_seed`) and
+  ``contributions``: each human seat's ``{"seat", "value", "by"}`` in seat
+  order (``by``: ``player``, or ``server`` when the client sent none), as
+  the ``created`` and ``joined`` events carry them.  The chance outcomes are
+  drawn from the chance seed, not the server's seed.
 """
 
 from __future__ import annotations
@@ -17,11 +24,14 @@ from typing import Any, Mapping
 
 from . import chain
 from .core import EngineError, Game, InvalidRecordError, OptionError, State
+from .fair import CHANCE_SEED_CONSTRUCTION as CHANCE_SEED
 from .registry import get_game
 
 FORMAT_V1 = "cairn-record/1"
 FORMAT = "cairn-record/2"
-FORMATS = (FORMAT_V1, FORMAT)
+FORMAT_V3 = "cairn-record/3"
+FORMATS = (FORMAT_V1, FORMAT, FORMAT_V3)
+LOGGED_FORMATS = (FORMAT, FORMAT_V3)
 ENGINE_TYPES = ("chance", "action")
 
 
@@ -140,6 +150,8 @@ def _check_log(record: dict[str, Any], seed: bytes, events: list[Any], seqs: lis
     forfeits: list[int] = []
     aborted = False
     final: dict[str, Any] | None = None
+    contributions = _Contributions(record.get("format") == FORMAT_V3)
+    heads: dict[int, str] = {}
     for position, item in enumerate(log, start=1):
         if not isinstance(item, dict) or item.get("seq") != position:
             raise _AuditFailure(None, f"log entry {position} must be event {position} (nothing left out or reordered)")
@@ -161,7 +173,9 @@ def _check_log(record: dict[str, Any], seed: bytes, events: list[Any], seqs: lis
         if item.get("hash") != expected:
             raise _AuditFailure(None, f"event {position}: the hash does not match the event's content")
         prev_hash = expected
+        heads[position] = expected
         payload = item.get("payload")
+        contributions.feed(position, item["type"], payload)
         if item["type"] in ENGINE_TYPES:
             entries.append(payload)
             entry_seqs.append(position)
@@ -182,10 +196,66 @@ def _check_log(record: dict[str, Any], seed: bytes, events: list[Any], seqs: lis
         raise _AuditFailure(None, "'events' and 'seqs' are not the log's chance and action events")
     if final.get("seed") != seed.hex():
         raise _AuditFailure(None, "the final event does not reveal the record's seed")
-    return {"forfeits": forfeits, "aborted": aborted, "final": final, "last_hash": prev_hash}
+    return {"forfeits": forfeits, "aborted": aborted, "final": final, "last_hash": prev_hash, "heads": heads,
+            "contributions": contributions.check(record)}
 
 
-def audit(record: Any) -> dict[str, Any]:
+class _Contributions:
+    """The seats' contributions to the dice, as the ``created`` and ``joined`` events of a ``cairn-record/3`` carry them."""
+
+    def __init__(self, expected: bool) -> None:
+        self.expected = expected
+        self.human: list[int] = []
+        self.values: dict[int, dict[str, Any]] = {}
+        self.started = False
+
+    def _take(self, position: int, seat: Any, entry: Any) -> None:
+        from .fair import ContributionError, parse_contribution
+
+        if not isinstance(entry, dict) or entry.get("by") not in ("player", "server"):
+            raise _AuditFailure(None, f"event {position}: the contribution must be {{\"value\", \"by\": player|server}}")
+        try:
+            parse_contribution(entry.get("value"))
+        except ContributionError as exc:
+            raise _AuditFailure(None, f"event {position}: {exc}") from None
+        if seat not in self.human or seat in self.values:
+            raise _AuditFailure(None, f"event {position}: seat {seat!r} is not a human seat without a contribution")
+        if self.started:
+            raise _AuditFailure(None, f"event {position}: a contribution after the match started")
+        self.values[seat] = {"seat": seat, "value": entry["value"], "by": entry["by"]}
+
+    def feed(self, position: int, type_: str, payload: Any) -> None:
+        if not self.expected or not isinstance(payload, dict):
+            return
+        if type_ == "created":
+            if payload.get("chance_seed") != CHANCE_SEED:
+                raise _AuditFailure(None, f"a cairn-record/3's created event must name the chance seed {CHANCE_SEED!r}")
+            seats = payload.get("seats")
+            if not isinstance(seats, list):
+                raise _AuditFailure(None, "the created event lists no seats")
+            self.human = [index for index, seat in enumerate(seats) if isinstance(seat, dict) and seat.get("human")]
+            contribution = payload.get("contribution")
+            self._take(position, contribution.get("seat") if isinstance(contribution, dict) else None, contribution)
+        elif type_ == "joined":
+            self._take(position, payload.get("seat"), payload.get("contribution"))
+        elif type_ == "started":
+            self.started = True
+
+    def check(self, record: dict[str, Any]) -> list[dict[str, Any]] | None:
+        if not self.expected:
+            return None
+        if record.get("chance_seed") != CHANCE_SEED:
+            raise _AuditFailure(None, f"'chance_seed' must be {CHANCE_SEED!r}, not {record.get('chance_seed')!r}")
+        missing = [seat for seat in self.human if seat not in self.values]
+        if missing and self.started:
+            raise _AuditFailure(None, f"human seats {missing} started without a contribution")
+        found = [self.values[seat] for seat in sorted(self.values)]
+        if record.get("contributions") != found:
+            raise _AuditFailure(None, "'contributions' are not the ones the created and joined events carry")
+        return found
+
+
+def audit(record: Any, receipts: list[Any] | None = None, keys: dict[str, bytes] | None = None) -> dict[str, Any]:
     """The verdict of ``python -m engine audit``: a replay that also checks the dice and shuffles.
 
     Needs what Cairn's export carries once a match has ended: ``seed`` (hex),
@@ -196,9 +266,16 @@ def audit(record: Any) -> dict[str, Any]:
     seq) by ``engine.fair.chance_rng``.  A ``cairn-record/2`` also has its
     ``log`` checked: every event's hash chained from the first
     (:mod:`engine.chain`), the entries being the log's, and the final event's
-    result being the replayed one.
+    result being the replayed one.  A ``cairn-record/3`` draws the chance
+    outcomes from the chance seed derived from the server's seed and the
+    seats' contributions (:func:`engine.fair.chance_seed`).
+
+    ``receipts`` (with ``keys``, ``{key id: raw public key}``, added to the
+    record's ``receipt_keys``): every receipt must be correctly signed and the
+    record's chain must pass through each receipted head of this match
+    (:func:`engine.receipt.check_heads`).
     """
-    from .fair import chance_rng, commitment
+    from .fair import chance_rng, chance_seed, commitment
 
     def fail(index: int | None, message: str) -> dict[str, Any]:
         return {"ok": False, "index": index, "error": message}
@@ -220,15 +297,24 @@ def audit(record: Any) -> dict[str, Any]:
     if not isinstance(seqs, list) or len(seqs) != len(events) or not all(type(n) is int for n in seqs):
         return fail(None, "'seqs' must list the match's event number of each entry of 'events'")
     facts = None
-    if record.get("format") == FORMAT:
+    dice_key = seed
+    if record.get("format") in LOGGED_FORMATS:
         try:
             facts = _check_log(record, seed, events, seqs)
         except _AuditFailure as exc:
             return fail(exc.index, exc.message)
+        if facts["contributions"] is not None:
+            dice_key = chance_seed(seed, [bytes.fromhex(item["value"]) for item in facts["contributions"]])
+    receipt_facts: dict[str, Any] | None = None
+    if receipts is not None:
+        checked = _check_receipts(record, facts, receipts, keys or {})
+        if isinstance(checked, str):
+            return fail(None, checked)
+        receipt_facts = checked
     chance_events = 0
     for index, (event, seq) in enumerate(zip(events, seqs)):
         if isinstance(event, dict) and "chance" in event and state.is_chance_node():
-            expected = state.chance_to_json(state.sample_chance(chance_rng(seed, seq)))
+            expected = state.chance_to_json(state.sample_chance(chance_rng(dice_key, seq)))
             if event["chance"] != expected:
                 return fail(index, f"event {index}: chance outcome {event['chance']!r} is not {expected!r}, "
                                    f"the one the seed gives at seq {seq}")
@@ -256,4 +342,23 @@ def audit(record: Any) -> dict[str, Any]:
             return fail(None, f"the stored result {stored!r} is not the replayed {replayed!r}")
         verdict.update({"chain": True, "chain_version": record["chain_version"], "events_checked": len(record["log"]),
                         "result": replayed, "last_hash": facts["last_hash"]})
+        if facts["contributions"] is not None:
+            verdict.update({"chance_seed": CHANCE_SEED, "contributions": len(facts["contributions"])})
+    if receipt_facts is not None:
+        verdict.update(receipt_facts)
     return verdict
+
+
+def _check_receipts(record: dict[str, Any], facts: dict[str, Any] | None, receipts: list[Any],
+                    keys: dict[str, bytes]) -> dict[str, Any] | str:
+    """The receipts' verdict facts, or the message of the first receipt that fails."""
+    from .receipt import ReceiptError, check_heads, parse_keys
+
+    if facts is None:
+        return "receipts need a record with its hash chain ('log'): a cairn-record/2 or /3 export"
+    try:
+        known = dict(parse_keys(record["receipt_keys"])) if record.get("receipt_keys") is not None else {}
+        known.update(keys)
+        return check_heads(record["match"], facts["heads"], receipts, known)
+    except ReceiptError as exc:
+        return str(exc)

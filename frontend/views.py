@@ -89,6 +89,9 @@ def create_match(request: HttpRequest) -> HttpResponse:
                 seats=form.seats(),
                 options=form.options(),
                 time_control=form.chosen_time_control(),
+                # the page's share of the dice (receipts.js, crypto.getRandomValues); none: the server makes one
+                contribution=request.POST.get("contribution") or None,
+                commitment=request.POST.get("commitment") or None,  # the seed offered before the contribution
             )
         except DomainError as exc:
             form.add_error(None, exc.message)
@@ -102,7 +105,7 @@ def create_match(request: HttpRequest) -> HttpResponse:
 def join_match(request: HttpRequest, match_id: int) -> HttpResponse:
     target = reverse("frontend:match", kwargs={"match_id": match_id})
     try:
-        services.join_match(match_id=match_id, user=request.user)
+        services.join_match(match_id=match_id, user=request.user, contribution=request.POST.get("contribution") or None)
     except DomainError as exc:
         messages.error(request, exc.message)
         if isinstance(exc, NotFound):

@@ -40,7 +40,7 @@ from engine import (
     WrongSeatError,
     get_game,
 )
-from engine.fair import chance_rng
+from engine.fair import CHANCE_SEED_CONSTRUCTION, chance_rng, chance_seed
 from engine.games.mountainhome.notation import ACTION_FIELDS as MOUNTAINHOME_ACTION_FIELDS
 from engine.record import match_result
 
@@ -108,7 +108,8 @@ class MatchAggregate:
     __slots__ = ("match_id", "game", "players", "options", "state", "seq", "last_hash",
                  "started", "finished", "result", "pending", "engine_events",
                  "rated", "time_control", "moved", "forfeits", "replaced", "ending",
-                 "clock", "unstamped", "redacts", "redactions", "newest")
+                 "clock", "unstamped", "redacts", "redactions", "newest", "dice", "contributions",
+                 "last_time")
 
     def __init__(self, match_id: int, game_id: str, players: int, options: Mapping[str, Any]) -> None:
         self.match_id = match_id
@@ -140,6 +141,13 @@ class MatchAggregate:
         # The newest stored rows folded (at most newest_limit(), oldest first, the last at ``seq``): the page's
         # event log reads them instead of the database.  Empty when not known (see :meth:`extend`).
         self.newest: tuple[Any, ...] = ()
+        # the seats' contributions to the dice (docs/AUDIT.md): the construction the created event names
+        # ("" for a match made before contributions: its dice come from the server's seed alone), and
+        # {seat: {"seat", "value", "by"}} from the created and joined events
+        self.dice = ""
+        self.contributions: dict[int, dict[str, Any]] = {}
+        # the stored timestamp of the event at ``seq`` (a receipt signs it), None while it is not stored
+        self.last_time: Any = None
 
     # ------------------------------------------------------------------ fold
 
@@ -163,6 +171,7 @@ class MatchAggregate:
             self._fold(event.type, event.payload, event.seq, event.timestamp)
             self.seq = event.seq
             self.last_hash = event.hash
+            self.last_time = event.timestamp
             folded.append(event)
         if folded:
             self.keep_newest(folded)
@@ -200,6 +209,7 @@ class MatchAggregate:
         other.replaced = dict(self.replaced)
         other.clock = self.clock.clone() if self.clock is not None else None
         other.redactions = dict(self.redactions)  # the per-event maps are never changed once made
+        other.contributions = dict(self.contributions)
         return other
 
     def stamp(self, timestamps: Iterable[Any]) -> None:
@@ -210,6 +220,8 @@ class MatchAggregate:
         if self.clock is not None:
             for (type_, payload, to_move_after), timestamp in zip(self.unstamped, timestamps):
                 self.clock.feed(type_, payload, timestamp, to_move_after)
+        if timestamps:
+            self.last_time = timestamps[-1]
         self.unstamped = []
 
     def _fold(self, type_: str, payload: dict[str, Any], seq: int, timestamp: Any = None) -> None:
@@ -227,7 +239,13 @@ class MatchAggregate:
             self.finished = True
             self.result = payload["result"]
             self.ending = payload.get("ending", "normal")
+        elif type_ == "joined":
+            if "contribution" in payload:
+                self.contributions[payload["seat"]] = {"seat": payload["seat"], **payload["contribution"]}
         elif type_ == "created":
+            self.dice = payload.get("chance_seed", "")
+            if "contribution" in payload:
+                self.contributions[payload["contribution"]["seat"]] = dict(payload["contribution"])
             self.rated = bool(payload.get("rated", False))
             self.time_control = payload.get("time_control")
             if self.time_control:
@@ -266,6 +284,7 @@ class MatchAggregate:
     def _record(self, type_: str, payload: dict[str, Any], actor: str) -> None:
         self._fold(type_, payload, self.seq + 1)
         self.seq += 1
+        self.last_time = None  # until stored (:meth:`stamp`)
         self.pending.append(PendingEvent(self.seq, type_, payload, actor))
 
     @property
@@ -281,10 +300,24 @@ class MatchAggregate:
             raise Conflict(f"match {self.match_id} already exists", code="already_created")
         self._record("created", payload, actor)
 
-    def join(self, seat: int, user_id: int, actor: str) -> None:
+    def join(self, seat: int, user_id: int, actor: str, contribution: dict[str, Any] | None = None) -> None:
+        """A human takes ``seat``; ``contribution`` ({"value", "by"}): its share of the dice, if the match takes them."""
         if self.started:
             raise Conflict(f"match {self.match_id} has already started", code="match_started")
-        self._record("joined", {"seat": seat, "user": user_id}, actor)
+        payload: dict[str, Any] = {"seat": seat, "user": user_id}
+        if self.dice and contribution is not None:
+            payload["contribution"] = contribution
+        self._record("joined", payload, actor)
+
+    def dice_key(self, seed: bytes) -> bytes:
+        """The key of the match's chance outcomes: the server's seed, or the chance seed derived from it and
+        the seats' contributions in seat order (:func:`engine.fair.chance_seed`)."""
+        if self.dice != CHANCE_SEED_CONSTRUCTION:
+            return seed
+        return chance_seed(seed, [bytes.fromhex(self.contributions[seat]["value"]) for seat in sorted(self.contributions)])
+
+    def contributions_json(self) -> list[dict[str, Any]]:
+        return [dict(self.contributions[seat]) for seat in sorted(self.contributions)]
 
     def start(self, seed: bytes) -> None:
         if self.started:
@@ -322,9 +355,10 @@ class MatchAggregate:
     def _advance(self, seed: bytes) -> None:
         """Draw every due chance event from (seed, seq); record the end with the revealed seed."""
         state = self.state
+        key = self.dice_key(seed) if state.is_chance_node() else seed
         while state.is_chance_node():
             seq = self.seq + 1
-            outcome = state.sample_chance(chance_rng(seed, seq))
+            outcome = state.sample_chance(chance_rng(key, seq))
             self._record("chance", {"chance": state.chance_to_json(outcome)}, SYSTEM)
         if state.is_terminal() and not self.finished:
             payload = {"result": result_of(state, self.forfeits), "seed": seed.hex()}

@@ -12,7 +12,7 @@ from typing import Any
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 
 from engine import State, get_game
-from engine.record import FORMAT as RECORD_FORMAT, make_record
+from engine.record import FORMAT as RECORD_FORMAT, FORMAT_V3 as RECORD_FORMAT_V3, make_record
 
 from . import db, projection, snapshots
 from .aggregate import MatchAggregate
@@ -21,6 +21,8 @@ from .ids import valid_id
 from .models import Event, Match, Seat
 from .reads import PreparedRead
 from .store import load_fold_rows, load_rows
+from .audit.keys import public_keys
+from .audit.receipts import head_receipt
 
 
 def _match_pk(match_id: Any) -> int:
@@ -186,6 +188,8 @@ def match_view(match: Match, user: Any, *, aggregate: MatchAggregate | None = No
         "created_by": match.created_by.username if match.created_by_id else None,
         "created_at": match.created_at.isoformat(),
         "updated_at": match.updated_at.isoformat(),
+        # the server's signature over the head this view shows (docs/AUDIT.md): keep it to prove it later
+        "receipt": head_receipt(match, aggregate),
     }
 
 
@@ -298,12 +302,14 @@ def record(match: Match, user: Any) -> dict[str, Any]:
     aggregate = delayed_aggregate(match, user) or load_aggregate(match)  # a spectator's may be behind
     events = visible_events(match, user, aggregate=aggregate)
     finished = aggregate.finished
+    # a match whose seats contributed to its dice is a cairn-record/3: the construction and the contributions
+    dice = {"chance_seed": aggregate.dice, "contributions": aggregate.contributions_json()} if aggregate.dice else {}
     return make_record(
         match.game_id,
         match.players,
         match.options,
         projection.record_events(events),
-        format=RECORD_FORMAT,
+        format=RECORD_FORMAT_V3 if aggregate.dice else RECORD_FORMAT,
         # each entry's event number in the match: the chance outcome of event n is drawn from (seed, n),
         # so `python -m engine audit` can check the dice once the seed is revealed
         seqs=projection.record_seqs(events),
@@ -314,6 +320,9 @@ def record(match: Match, user: Any) -> dict[str, Any]:
         chain_version=match.chain_version,
         seed=match.seed if finished else None,
         result=aggregate.result if finished else None,
+        **dice,
+        receipt=head_receipt(match, aggregate),
+        receipt_keys=public_keys(),
         log=events,
     )
 

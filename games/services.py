@@ -27,7 +27,7 @@ from django.utils import timezone
 
 import ai
 from engine import OptionError, get_game
-from engine.fair import commitment as seed_commitment
+from engine.fair import CHANCE_SEED_CONSTRUCTION, ContributionError, commitment as seed_commitment, parse_contribution
 
 from . import db, dispatch, notify, projection, selectors, signals, snapshots, store
 from .aggregate import SYSTEM, MatchAggregate
@@ -170,11 +170,36 @@ def _parse_seats(seats: Any) -> list[dict[str, Any]]:
     return parsed
 
 
+# The chance seed construction of every new match (docs/AUDIT.md); matches made before it name none and
+# draw their dice from the server's seed alone.
+NEW_CHANCE_SEED = CHANCE_SEED_CONSTRUCTION
+
+
+def contribution_of(value: Any) -> dict[str, str]:
+    """A seat's share of the dice (docs/AUDIT.md): the client's, checked, or one the server makes for it.
+
+    Missing (None): the server draws 32 random bytes and marks them ``"by": "server"``.  Anything else
+    must be 32 bytes as 64 hex digits and not all zeros, or it is refused with 400 naming the problem.
+    """
+    if value is None:
+        return {"value": secrets.token_bytes(32).hex(), "by": "server"}
+    try:
+        raw = parse_contribution(value.lower() if isinstance(value, str) else value)
+    except ContributionError as exc:
+        raise BadRequest(f"'contribution': {exc}", code="bad_contribution") from None
+    return {"value": raw.hex(), "by": "player"}
+
+
 def create_match(
     *, user: Any, game_id: str, seats: list[dict], options: dict | None = None,
-    rated: bool = False, time_control: Any = None,
+    rated: bool = False, time_control: Any = None, contribution: Any = None, commitment: Any = None,
 ) -> Match:
     """Create a match; the creator takes the first human seat.  It starts once every seat is filled.
+
+    ``contribution``: the creator's share of the dice (:func:`contribution_of`); every human seat
+    adds one as it is taken, and the dice come from the server's seed and all of them.  ``commitment``:
+    one offered to ``user`` before (:mod:`games.audit.offers`), whose seed the match then uses, so the
+    seed was fixed before the creator's contribution was made.
 
     Ranked play: ``rated`` needs every seat human (one account per seat is a constraint);
     ``time_control`` is checked by :func:`games.clocks.normalize_time_control`.
@@ -202,7 +227,13 @@ def create_match(
         raise BadRequest(f"'rated' must be true or false, not {excerpt(rated)}", code="bad_rated")
     if rated and any("bot" in seat for seat in parsed):
         raise BadRequest("a rated match has only human seats: bots are never rated", code="bad_seats")
-    seed = secrets.token_bytes(32)
+    share = contribution_of(contribution)
+    if commitment is not None:
+        from .audit.offers import take
+
+        seed = take(user, commitment)
+    else:
+        seed = secrets.token_bytes(32)
     creator_seat = next(i for i, seat in enumerate(parsed) if "human" in seat)
     with store.appending():
         match = Match.objects.create(
@@ -233,6 +264,8 @@ def create_match(
                 "players": players,
                 "options": normalized,
                 "commitment": match.commitment,
+                **({"chance_seed": NEW_CHANCE_SEED, "contribution": {"seat": creator_seat, **share}}
+                   if NEW_CHANCE_SEED else {}),
                 "seats": [
                     {"bot": seat.bot_level} if seat.is_bot else {"human": True, "user": seat.user_id}
                     for seat in seat_rows
@@ -247,19 +280,23 @@ def create_match(
     return match
 
 
-def join_match(*, match_id: Any, user: Any) -> Match:
-    """Take the first open seat of a waiting match; the match starts when the last seat fills."""
+def join_match(*, match_id: Any, user: Any, contribution: Any = None) -> Match:
+    """Take the first open seat of a waiting match; the match starts when the last seat fills.
+
+    ``contribution``: the seat's share of the dice (:func:`contribution_of`).
+    """
     _require_user(user)
+    share = contribution_of(contribution)
     for attempt in range(MAX_JOIN_ATTEMPTS):
         try:
-            return _join_once(match_id, user)
+            return _join_once(match_id, user, share)
         except Conflict as exc:  # someone else joined at the same moment: look again
             if exc.code != "stale_seq" or attempt == MAX_JOIN_ATTEMPTS - 1:
                 raise
     raise AssertionError("unreachable")
 
 
-def _join_once(match_id: Any, user: Any) -> Match:
+def _join_once(match_id: Any, user: Any, share: dict[str, str]) -> Match:
     with store.appending(match_id):
         match, seats = selectors.get_match_for_write(match_id)
         if any(seat.user_id == user.pk for seat in seats):
@@ -272,7 +309,7 @@ def _join_once(match_id: Any, user: Any) -> Match:
         seat = open_seats[0]
         aggregate = selectors.load_aggregate(match)
         expected_seq, prev_hash = aggregate.seq, aggregate.last_hash
-        aggregate.join(seat.index, user.pk, user_actor(user))
+        aggregate.join(seat.index, user.pk, user_actor(user), share)
         if Seat.objects.filter(pk=seat.pk, user__isnull=True).update(user=user) != 1:
             raise Conflict(f"seat {seat.index} of match {match.pk} was just taken", code="stale_seq")
         seat.user = user

@@ -35,7 +35,7 @@ from typing import Any
 
 from engine import EngineError, get_game
 from engine.chain import CHAIN_VERSIONS
-from engine.fair import chance_rng, commitment
+from engine.fair import CHANCE_SEED_CONSTRUCTION, chance_rng, chance_seed, commitment
 
 from .aggregate import result_of
 from .models import Match
@@ -104,6 +104,9 @@ def _verify(match: Match) -> int:
     replaced: set[int] = set()
     moved: set[int] = set()
     aborted = False
+    dice = ""  # the chance seed's construction the created event names ("" before contributions)
+    contributions: dict[int, bytes] = {}
+    dice_key = seed
     clock = ClockFold(match.time_control, match.players) if match.time_control else None
     for expected_seq, row in enumerate(rows, start=1):
         seq = row.seq
@@ -124,10 +127,19 @@ def _verify(match: Match) -> int:
                 raise _Failure(seq, "seed_commitment", "the created event does not carry the match's commitment")
             if not seed_ok:
                 raise _Failure(seq, "seed_commitment", "SHA-256 of the seed is not the published commitment")
+            dice = payload.get("chance_seed", "")
+            _take_contribution(seq, contributions, payload.get("contribution"), dice)
+        elif row.type == "joined" and dice:
+            share = payload.get("contribution") if isinstance(payload, dict) else None
+            _take_contribution(seq, contributions, {"seat": payload.get("seat"), **share} if isinstance(share, dict) else None, dice)
+        elif row.type == "started" and dice:
+            if dice != CHANCE_SEED_CONSTRUCTION:
+                raise _Failure(seq, "chance_outcomes", f"unknown chance seed construction {dice!r}")
+            dice_key = chance_seed(seed, [contributions[s] for s in sorted(contributions)])
         elif row.type == "chance":
             if not state.is_chance_node():
                 raise _Failure(seq, "legality", "a chance event where no chance event is due")
-            expected = state.chance_to_json(state.sample_chance(chance_rng(seed, seq)))
+            expected = state.chance_to_json(state.sample_chance(chance_rng(dice_key, seq)))
             if not isinstance(payload, dict) or payload.get("chance") != expected:
                 raise _Failure(
                     seq, "chance_outcomes",
@@ -199,6 +211,23 @@ def _verify(match: Match) -> int:
     if match.seq != last:
         raise _Failure(last or None, "seq", f"the match says seq {match.seq} but {last} events are stored")
     return last
+
+
+def _take_contribution(seq: int, contributions: dict[int, bytes], share: Any, dice: str) -> None:
+    """A seat's contribution to the dice from a created or joined event (docs/AUDIT.md)."""
+    if not dice:
+        return
+    from engine.fair import ContributionError, parse_contribution
+
+    if not isinstance(share, dict) or not isinstance(share.get("seat"), int) or share.get("by") not in ("player", "server"):
+        raise _Failure(seq, "chance_outcomes", "the event's contribution to the dice is malformed")
+    try:
+        raw = parse_contribution(share.get("value"))
+    except ContributionError as exc:
+        raise _Failure(seq, "chance_outcomes", str(exc)) from None
+    if share["seat"] in contributions:
+        raise _Failure(seq, "chance_outcomes", f"seat {share['seat']} contributed twice")
+    contributions[share["seat"]] = raw
 
 
 def _verify_forfeit_end(seq: int, payload: Any, state: Any, forfeits: list[int], aborted: bool, match: Match) -> None:

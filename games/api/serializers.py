@@ -34,6 +34,18 @@ class CreateMatchSerializer(serializers.Serializer):
     # ranked play (issue 7)
     rated = serializers.BooleanField(required=False, default=False, help_text="rated needs every seat human")
     time_control = serializers.JSONField(required=False, help_text="'5+10', '3d' or an object; omitted: '1d' (a day per move)")
+    contribution = serializers.JSONField(
+        required=False, help_text="your share of the dice: 32 random bytes as 64 hex digits, not all zeros; "
+        "omitted: the server makes one and the match's events say so (docs/AUDIT.md)")
+    commitment = serializers.CharField(
+        required=False, help_text="a seed commitment from POST /api/matches/commitment: the match uses that seed, "
+        "fixed before your contribution was made (docs/AUDIT.md)")
+
+
+class JoinSerializer(serializers.Serializer):
+    contribution = serializers.JSONField(
+        required=False, help_text="your share of the dice: 32 random bytes as 64 hex digits, not all zeros; "
+        "omitted: the server makes one and the match's events say so (docs/AUDIT.md)")
 
 
 class ActionSerializer(serializers.Serializer):

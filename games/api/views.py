@@ -22,6 +22,7 @@ from ..errors import BadRequest, Conflict, excerpt
 from ..ids import MAX_ID
 from ..models import Match
 from ..clocks import CASUAL_TIME_CONTROL
+from ..audit.receipts import head_receipt
 from ..verify import verify_match
 from .throttles import AccountLoginThrottle, ActionThrottle, CreateMatchThrottle, LoginThrottle, RegisterThrottle
 from .serializers import (
@@ -29,6 +30,7 @@ from .serializers import (
     CreateMatchSerializer,
     CredentialsSerializer,
     ErrorBodySerializer,
+    JoinSerializer,
     SeqSerializer,
     TokenSerializer,
 )
@@ -138,6 +140,8 @@ class MatchListView(APIView):
             rated=request.data.get("rated", False),
             # Every match has a time control; one not named gets a day per move.
             time_control=request.data.get("time_control") or CASUAL_TIME_CONTROL,
+            contribution=request.data.get("contribution"),
+            commitment=request.data.get("commitment"),
         )
         match = selectors.get_match(match.pk)
         return Response(selectors.match_view(match, request.user), status=status.HTTP_201_CREATED)
@@ -172,9 +176,11 @@ class MatchDetailView(APIView):
 
 
 class JoinView(APIView):
-    @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT, 404: ERRORS[404], 409: ERRORS[409]})
+    @extend_schema(request=JoinSerializer,
+                   responses={200: OpenApiTypes.OBJECT, 400: ERRORS[400], 404: ERRORS[404], 409: ERRORS[409]})
     def post(self, request: Request, match_id: int) -> Response:
-        match = services.join_match(match_id=match_id, user=request.user)
+        body = request.data if isinstance(request.data, dict) else {}
+        match = services.join_match(match_id=match_id, user=request.user, contribution=body.get("contribution"))
         match = selectors.get_match(match.pk)
         return Response(selectors.match_view(match, request.user))
 
@@ -208,10 +214,11 @@ class EventsView(APIView):
                 raise ValueError
         except ValueError:
             raise BadRequest(f"'after' must be a non-negative integer, not {excerpt(raw)}", code="bad_after") from None
-        delayed = selectors.delayed_aggregate(match, request.user)  # a spectator of a match shown behind
-        events = selectors.visible_events(match, request.user, after, aggregate=delayed)
-        seq = delayed.seq if delayed is not None else match.seq
-        return Response({"match": match.pk, "seq": seq, "chain_version": match.chain_version, "events": events})
+        # a spectator of a match shown behind gets that position; the events, seq and receipt agree
+        aggregate = selectors.delayed_aggregate(match, request.user) or selectors.load_aggregate(match)
+        events = selectors.visible_events(match, request.user, after, aggregate=aggregate)
+        return Response({"match": match.pk, "seq": aggregate.seq, "chain_version": match.chain_version,
+                         "events": events, "receipt": head_receipt(match, aggregate)})
 
 
 class RecordView(APIView):

@@ -83,7 +83,7 @@ def test_replay_rejects_anything_after_the_end():
 @pytest.mark.parametrize(
     "record, text",
     [
-        ({"format": "cairn-record/3", "game": "mountain-goats", "players": 2, "options": {}, "events": []}, "format"),
+        ({"format": "cairn-record/9", "game": "mountain-goats", "players": 2, "options": {}, "events": []}, "format"),
         ({"format": "cairn-record/1", "game": "chess", "players": 2, "options": {}, "events": []}, "unknown game"),
         ({"format": "cairn-record/1", "game": "mountain-goats", "players": 5, "options": {}, "events": []}, "2 to 4"),
         ({"format": "cairn-record/1", "game": "mountain-goats", "players": 2, "options": {"x": 1}, "events": []}, "no option"),

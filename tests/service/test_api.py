@@ -249,7 +249,8 @@ def test_the_record_export_replays_with_the_engine_cli(backend, alice, bob, alic
     response = alice_api.get(f"/api/matches/{match.pk}/record")
     assert response.status_code == 200
     record = response.json()
-    assert record["format"] == "cairn-record/2" and record["seed"] == match.seed and record["chain_version"] == 2
+    assert record["format"] == "cairn-record/3" and record["seed"] == match.seed and record["chain_version"] == 2
+    assert [c["seat"] for c in record["contributions"]] == [0, 1] and record["chance_seed"] == "cairn-chance-seed/1"
     state = replay(record)
     assert state.is_terminal() and state.scores() == match.result["scores"]
     path = tmp_path / "match.json"
@@ -265,7 +266,7 @@ def test_the_record_export_replays_with_the_engine_cli(backend, alice, bob, alic
     assert out.returncode == 0, out.stdout + out.stderr
     verdict = json.loads(out.stdout)
     assert verdict["chance_events"] == len(chance_seqs)
-    # cairn-record/2: the whole hash chain, checked offline too, and the result
+    # cairn-record/3: the whole hash chain, checked offline too, the result and the dice from every contribution
     assert verdict["chain"] is True and verdict["events_checked"] == match.seq == len(record["log"])
     assert verdict["last_hash"] == match.last_hash and verdict["result"] == match.result
     assert_error(alice_api.get("/api/matches/9999/record"), 404)

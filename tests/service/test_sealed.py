@@ -175,7 +175,7 @@ def test_a_finished_mountainhome_match_is_revealed_and_audits_offline(fixed_seed
     stored = {r.seq: r.payload for r in selectors.load_events(match)}
     assert all(e["payload"] == stored[e["seq"]] and e["nonce"] == chain.nonce(SEED, e["seq"]).hex() for e in events)
     record = anon_api.get(f"/api/matches/{match.pk}/record").json()
-    assert record["format"] == "cairn-record/2" and record["seed"] == SEED.hex() and record["log"] == events
+    assert record["format"] == "cairn-record/3" and record["seed"] == SEED.hex() and record["log"] == events
     assert any("order" in (entry.get("chance") or {}) for entry in record["events"])  # the shuffles, revealed
     path = tmp_path / "mh.json"
     path.write_text(json.dumps(record))

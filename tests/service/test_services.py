@@ -6,7 +6,7 @@ import hashlib
 
 import pytest
 
-from engine.fair import chance_rng, commitment
+from engine.fair import chance_rng, chance_seed, commitment
 from games import projection, selectors, services
 from games.errors import BadRequest, Conflict, Forbidden, NotFound
 from games.models import Event, Match
@@ -154,7 +154,10 @@ def test_the_seed_is_committed_at_creation_and_revealed_only_in_the_final_event(
 
 def test_every_chance_outcome_is_drawn_from_the_seed_and_its_seq(backend, alice, bob):
     match = finish_quickly(two_humans(alice, bob), seed=2)
-    seed = bytes.fromhex(match.seed)
+    # the chance seed: the server's seed and both seats' contributions, in seat order (docs/AUDIT.md)
+    shares = [Event.objects.get(match=match, seq=1).payload["contribution"],
+              Event.objects.get(match=match, type="joined").payload["contribution"]]
+    seed = chance_seed(bytes.fromhex(match.seed), [bytes.fromhex(share["value"]) for share in shares])
     state = selectors.load_aggregate(match, events=[]).state
     chance = 0
     for event in Event.objects.filter(match=match).order_by("seq"):

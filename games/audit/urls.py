@@ -1,0 +1,22 @@
+"""Receipts and transparency API routes (included from games/api/urls.py)."""
+
+from django.urls import path
+
+from games.api import converters  # noqa: F401 - registers the "id" converter
+
+from . import api
+
+
+def both(route: str, view, name: str) -> list:  # noqa: ANN001
+    other = route[:-1] if route.endswith("/") else route + "/"
+    return [path(route, view, name=name), path(other, view)]
+
+
+urlpatterns = [
+    *both("matches/commitment", api.SeedOfferView.as_view(), "api-seed-offer"),
+    *both("receipts/keys", api.KeysView.as_view(), "api-receipt-keys"),
+    *both("matches/<id:match_id>/receipts", api.MatchReceiptsView.as_view(), "api-match-receipts"),
+    *both("transparency/checkpoints", api.CheckpointsView.as_view(), "api-checkpoints"),
+    *both("transparency/proof", api.ProofView.as_view(), "api-transparency-proof"),
+    *both("transparency/consistency", api.ConsistencyView.as_view(), "api-transparency-consistency"),
+]
