@@ -117,6 +117,15 @@ def match_result(state: State, forfeits: list[int] | tuple[int, ...] = ()) -> di
             "ranking": [places[seat] for seat in range(state.players)], "forfeits": forfeits}
 
 
+def drawn_result(state: State) -> dict[str, Any]:
+    """The result of a match drawn by claim (an opponent left): every seat shares first place."""
+    try:
+        scores = state.scores()
+    except Exception:  # noqa: BLE001 - a game may not score an unfinished state
+        scores = None
+    return {"scores": scores, "winners": list(range(state.players)), "ranking": [0] * state.players, "drawn": True}
+
+
 class _AuditFailure(Exception):
     def __init__(self, index: int | None, message: str) -> None:
         super().__init__(message)
@@ -138,6 +147,7 @@ def _check_log(record: dict[str, Any], seed: bytes, events: list[Any], seqs: lis
     entries: list[Any] = []
     entry_seqs: list[int] = []
     forfeits: list[int] = []
+    drawn = False
     aborted = False
     final: dict[str, Any] | None = None
     for position, item in enumerate(log, start=1):
@@ -165,7 +175,14 @@ def _check_log(record: dict[str, Any], seed: bytes, events: list[Any], seqs: lis
         if item["type"] in ENGINE_TYPES:
             entries.append(payload)
             entry_seqs.append(position)
-        elif item["type"] in ("resigned", "timed_out") and isinstance(payload, dict):
+        elif item["type"] == "claimed" and isinstance(payload, dict):  # a claim against a leaver
+            if payload.get("result") == "draw":
+                drawn = True
+            elif isinstance(payload.get("absent"), int) and not isinstance(payload.get("absent"), bool):
+                forfeits.append(payload["absent"])
+            else:
+                raise _AuditFailure(None, f"event {position}: a claimed event names no absent seat")
+        elif item["type"] in ("resigned", "timed_out", "abandoned") and isinstance(payload, dict):
             seat = payload.get("seat")
             if not isinstance(seat, int) or isinstance(seat, bool):
                 raise _AuditFailure(None, f"event {position}: a {item['type']} event names no seat")
@@ -182,7 +199,7 @@ def _check_log(record: dict[str, Any], seed: bytes, events: list[Any], seqs: lis
         raise _AuditFailure(None, "'events' and 'seqs' are not the log's chance and action events")
     if final.get("seed") != seed.hex():
         raise _AuditFailure(None, "the final event does not reveal the record's seed")
-    return {"forfeits": forfeits, "aborted": aborted, "final": final, "last_hash": prev_hash}
+    return {"forfeits": forfeits, "aborted": aborted, "drawn": drawn, "final": final, "last_hash": prev_hash}
 
 
 def audit(record: Any) -> dict[str, Any]:
@@ -247,6 +264,8 @@ def audit(record: Any) -> dict[str, Any]:
     if facts is not None:
         if facts["aborted"]:
             replayed = None
+        elif facts["drawn"]:
+            replayed = drawn_result(state)
         elif not facts["forfeits"] and not state.is_terminal():
             return fail(None, "the final event comes before the game has ended")
         else:

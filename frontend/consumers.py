@@ -59,6 +59,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
     reveal: asyncio.TimerHandle | None = None
     shown: int | None = None  # the seq the last pushed fragment showed (behind the live one for a delayed spectator)
     reveal_task: asyncio.Task | None = None
+    seat: int | None = None  # the viewer's seat (a player), whose presence this socket keeps (games.fairplay)
+    alive: asyncio.Task | None = None
 
     async def dispatch(self, message: dict) -> None:
         """As Channels' own, without its ``aclose_old_connections()`` before every message: a trip to a
@@ -93,15 +95,27 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self.push()
         # The spectator count (issue 16): after the catch-up push, so that many sockets
         # connecting at once are not queued behind each other's count updates.
-        await fanout.in_pool(table.socket_opened, self.match_id, self.channel_name, self.user)
+        self.seat = await fanout.in_pool(table.socket_opened, self.match_id, self.channel_name, self.user)
+        if self.seat is not None:
+            self.alive = asyncio.ensure_future(self.keep_alive())
 
     async def disconnect(self, code: int) -> None:
         layerwatch.unwatch(self)
         if self.reveal is not None:
             self.reveal.cancel()
+        if self.alive is not None:
+            self.alive.cancel()
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            await fanout.in_pool(table.socket_closed, self.match_id, self.channel_name, self.user)
+            await fanout.in_pool(table.socket_closed, self.match_id, self.channel_name, self.user, self.seat)
+
+    async def keep_alive(self) -> None:
+        """A player's socket refreshes its seat's presence while open (it expires otherwise)."""
+        from games.fairplay.presence import refresh_every
+
+        while True:
+            await asyncio.sleep(refresh_every())
+            await fanout.in_pool(table.socket_alive, self.match_id, self.channel_name, self.seat)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Clients send nothing that matters; a message is answered with a fresh fragment."""

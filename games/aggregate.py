@@ -42,7 +42,7 @@ from engine import (
 )
 from engine.fair import chance_rng
 from engine.games.mountainhome.notation import ACTION_FIELDS as MOUNTAINHOME_ACTION_FIELDS
-from engine.record import match_result
+from engine.record import drawn_result, match_result
 
 from .errors import BadRequest, Conflict, Forbidden, excerpt
 from .clocks import ClockFold
@@ -65,6 +65,10 @@ def result_of(state: State, forfeits: list[int] | tuple[int, ...] = ()) -> dict[
 # moved once) ends it with no result.  The final ``finished`` event carries ``ending``.
 
 MATCH_ENDING_TYPES = ("resigned", "timed_out", "seat_replaced", "aborted")
+# Fair play (games.fairplay): ``claimed`` {"seat", "absent", "result": "win"|"draw", "grace"} ends a 2-player
+# match whose opponent left (a win makes the absent seat a forfeit); ``abandoned`` {"seat", "grace"} is the
+# forfeit of a 3-4 player seat whose person left, followed by ``seat_replaced`` as for a resignation.
+LEAVER_TYPES = ("claimed", "abandoned")
 
 
 def forfeit_result(state: State, forfeits: list[int]) -> dict[str, Any]:
@@ -108,7 +112,7 @@ class MatchAggregate:
     __slots__ = ("match_id", "game", "players", "options", "state", "seq", "last_hash",
                  "started", "finished", "result", "pending", "engine_events",
                  "rated", "time_control", "moved", "forfeits", "replaced", "ending",
-                 "clock", "unstamped", "redacts", "redactions", "newest")
+                 "clock", "unstamped", "redacts", "redactions", "newest", "drawn")
 
     def __init__(self, match_id: int, game_id: str, players: int, options: Mapping[str, Any]) -> None:
         self.match_id = match_id
@@ -130,6 +134,7 @@ class MatchAggregate:
         self.forfeits: list[int] = []
         self.replaced: dict[int, str] = {}
         self.ending = ""
+        self.drawn = False  # ended by a claimed draw
         # the clocks of a timed match (from its created event), fed each event's timestamp
         self.clock: ClockFold | None = None
         # events folded by a command, not yet stored: (type, payload, to_move_after) until stamped
@@ -232,8 +237,13 @@ class MatchAggregate:
             self.time_control = payload.get("time_control")
             if self.time_control:
                 self.clock = ClockFold(self.time_control, self.players)
-        elif type_ in ("resigned", "timed_out"):
+        elif type_ in ("resigned", "timed_out", "abandoned"):
             self.forfeits.append(payload["seat"])
+        elif type_ == "claimed":
+            if payload["result"] == "win":
+                self.forfeits.append(payload["absent"])
+            else:
+                self.drawn = True
         elif type_ == "seat_replaced":
             self.replaced[payload["seat"]] = payload["bot"]
         if self.clock is not None or timestamp is None:
@@ -363,6 +373,20 @@ class MatchAggregate:
             self._record("finished", {"result": result, "seed": seed.hex(), "ending": ending}, SYSTEM)
             return
         self._record("seat_replaced", {"seat": seat, "bot": bot}, SYSTEM)
+
+    def claim(self, seat: int, absent: int, result: str, grace: int, seed: bytes, actor: str) -> None:
+        """``seat`` claims the win or a draw because ``absent`` left (the service checked the absence)."""
+        self._check_live(seat)
+        self._check_live(absent)
+        self._record("claimed", {"seat": seat, "absent": absent, "result": result, "grace": grace}, actor)
+        final = result_of(self.state, self.forfeits) if result == "win" else drawn_result(self.state)
+        self._record("finished", {"result": final, "seed": seed.hex(), "ending": f"claimed_{result}"}, SYSTEM)
+
+    def abandon(self, seat: int, grace: int, seed: bytes, *, bot: str) -> None:
+        """``seat``'s person left a 3-4 player match (the service checked it): a forfeit, a bot plays on."""
+        self._check_live(seat)
+        self._record("abandoned", {"seat": seat, "grace": grace}, SYSTEM)
+        self._after_forfeit(seat, seed, bot, "abandoned")
 
     @property
     def abortable(self) -> bool:

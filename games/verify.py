@@ -26,6 +26,10 @@ clocks rebuilt from the event times; ``seat_replaced`` follows that seat's
 forfeit and a replaced seat's later actions are the bot's; ``aborted`` comes
 before every seat has moved once; and the final event's result is the
 forfeit ranking (or none for an abort).
+
+Fair play adds ``claimed`` and ``abandoned`` (:func:`_verify_leaver`): a real-time match, live seats,
+a claim by a player of a 2-player match, an abandonment by the server in a 3-4 player one, and the
+absent seat's last action (or the start) at least the recorded grace period before the event.
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ from engine import EngineError, get_game
 from engine.chain import CHAIN_VERSIONS
 from engine.fair import chance_rng, commitment
 
-from .aggregate import result_of
+from .aggregate import LEAVER_TYPES, result_of
 from .models import Match
 from .store import GENESIS_HASH, load_rows, row_hash
 
@@ -104,6 +108,7 @@ def _verify(match: Match) -> int:
     replaced: set[int] = set()
     moved: set[int] = set()
     aborted = False
+    drawn = False  # a claimed draw (fair play)
     clock = ClockFold(match.time_control, match.players) if match.time_control else None
     for expected_seq, row in enumerate(rows, start=1):
         seq = row.seq
@@ -160,10 +165,15 @@ def _verify(match: Match) -> int:
             if seat not in forfeits or seat in replaced:
                 raise _Failure(seq, "endings", f"seat {seat!r} handed to a bot without forfeiting first")
             replaced.add(seat)
+        elif row.type in LEAVER_TYPES:
+            drawn = _verify_leaver(row, rows[: seq - 1], state, forfeits, match) or drawn
         elif row.type == "aborted":
             if len(moved) >= match.players or state.is_terminal():
                 raise _Failure(seq, "endings", "an abort after every seat has moved")
             aborted = True
+        elif row.type == "finished" and drawn:
+            finished_at = seq
+            _verify_drawn_end(seq, payload, state, match)
         elif row.type == "finished" and (aborted or forfeits):
             finished_at = seq
             _verify_forfeit_end(seq, payload, state, forfeits, aborted, match)
@@ -224,3 +234,54 @@ def _verify_forfeit_end(seq: int, payload: Any, state: Any, forfeits: list[int],
         raise _Failure(seq, "result", f"stored result {payload.get('result')!r} is not the replayed {replayed!r}")
     if match.result != replayed:
         raise _Failure(seq, "result", f"the match's result {match.result!r} is not the replayed {replayed!r}")
+
+
+def _verify_leaver(row: Any, before: list[Any], state: Any, forfeits: list[int], match: Match) -> bool:
+    """A ``claimed`` or ``abandoned`` event (fair play): a real-time match, live seats, and the absent
+    seat's last action (or the start) at least the recorded grace period before it.  A claimed win adds
+    the absent seat to ``forfeits``; True for a claimed draw."""
+    payload = row.payload if isinstance(row.payload, dict) else {}
+    seat, absent = payload.get("seat"), payload.get("absent", payload.get("seat"))
+    grace = payload.get("grace")
+    live = [s for s in range(match.players) if s not in forfeits]
+
+    def fail(message: str) -> _Failure:
+        return _Failure(row.seq, "endings", f"{row.type}: {message}")
+
+    if state.is_terminal() or seat not in live or absent not in live:
+        raise fail(f"seat {seat!r} or {absent!r} is not a live seat of a running match")
+    if (match.time_control or {}).get("kind") != "realtime":
+        raise fail("only a match with a real-time clock ends for an absent player")
+    if type(grace) is not int or grace < 0:
+        raise fail(f"the grace period {grace!r} is not a whole number of seconds")
+    if row.type == "claimed":
+        if match.players != 2 or seat == absent or payload.get("result") not in ("win", "draw"):
+            raise fail("a claim is a win or a draw of one seat of a 2-player match against the other")
+        if not row.actor.startswith("user:"):
+            raise fail(f"a claim is made by a player, not {row.actor}")
+    elif match.players < 3 or row.actor != "system":
+        raise fail("a seat is handed to a bot for absence only in a 3-4 player match, by the server")
+    seen = [e.timestamp for e in before if e.type == "started"
+            or (e.type == "action" and isinstance(e.payload, dict) and e.payload.get("player") == absent)]
+    if not seen or (row.timestamp - max(seen)).total_seconds() < grace:
+        raise fail(f"seat {absent} acted less than {grace} s before it")
+    if row.type == "claimed" and payload["result"] == "draw":
+        return True
+    forfeits.append(absent)
+    return False
+
+
+def _verify_drawn_end(seq: int, payload: Any, state: Any, match: Match) -> None:
+    """The final event after a claimed draw: every seat shares first place, the seed revealed."""
+    from engine.record import drawn_result
+
+    revealed = payload.get("seed") if isinstance(payload, dict) else None
+    try:
+        revealed_ok = isinstance(revealed, str) and commitment(bytes.fromhex(revealed)) == match.commitment
+    except ValueError:
+        revealed_ok = False
+    if not revealed_ok:
+        raise _Failure(seq, "seed_commitment", "the revealed seed does not match the commitment")
+    replayed = drawn_result(state)
+    if payload.get("result") != replayed or match.result != replayed:
+        raise _Failure(seq, "result", f"stored result {payload.get('result')!r} is not the claimed draw {replayed!r}")

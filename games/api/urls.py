@@ -23,6 +23,7 @@ urlpatterns = [
     *both("matches/<id:match_id>/record", views.RecordView.as_view(), "api-match-record"),
     *both("matches/<id:match_id>/verify", views.VerifyView.as_view(), "api-match-verify"),
     path("", include("games.ranking.urls")),  # ranked play (issue 7): queue, challenges, ladders, resign/abort
+    path("", include("games.fairplay.urls")),  # fair play: claims against a leaver
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     re_path(r"^.*$", api_not_found),  # last: any other /api/ path is a JSON 404

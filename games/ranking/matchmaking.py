@@ -10,7 +10,8 @@
   (:func:`acceptable_gap`), so nobody waits forever while others are queued.
   Entries become ``matched`` in the same transaction that creates the match,
   so a player is never placed twice, and an entry is only ever left by being
-  matched or cancelled, so nobody is lost.
+  matched or cancelled, so nobody is lost.  The entry of a person whose last
+  page closed (games.fairplay.presence) is cancelled there instead of paired.
 * :func:`pair_all` runs every queue; a periodic Celery task calls it.
 
 Every matched player is told over their websocket (``user-<id>``) and goes to
@@ -186,9 +187,25 @@ def pair_queue(*, game_id: str, players: int, tc_key: str, rated: bool, now: dat
         if len(entries) < players:
             return []
         now = now or timezone.now()
+        entries = _without_absent(entries, now)
         for group in choose_groups(entries, players, now):
             made.append(_start_match(group, rated=rated))
     return made
+
+
+def _without_absent(entries: list[QueueEntry], now: datetime) -> list[QueueEntry]:
+    """End the (locked) entries of people whose last page closed over the grace period ago
+    (games.fairplay.presence): nobody absent is paired.  The others, to pair."""
+    from django.conf import settings
+
+    from ..fairplay import presence
+
+    gone = presence.pages_closed_since([e.user_id for e in entries], settings.CAIRN_QUEUE_LEAVE_GRACE_SECONDS)
+    if not gone:
+        return entries
+    QueueEntry.objects.filter(pk__in=[e.pk for e in entries if e.user_id in gone]).update(
+        status=QueueEntry.Status.CANCELLED, ended_at=now)
+    return [e for e in entries if e.user_id not in gone]
 
 
 def _start_match(group: list[QueueEntry], *, rated: bool) -> Match:
