@@ -126,7 +126,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     try:
         user = selectors.user_or_404(username)
         filters = {k: request.GET.get(k) or None for k in ("game", "rated", "result")}
-        history = selectors.match_history(user, **filters)
+        history = selectors.match_history(user, **filters, viewer=request.user)
     except DomainError as exc:
         return render(request, "frontend/error.html", {"message": exc.message}, status=exc.status)
     charts = selectors.history_of(user)

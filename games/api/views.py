@@ -22,7 +22,6 @@ from ..errors import BadRequest, Conflict, excerpt
 from ..ids import MAX_ID
 from ..models import Match
 from ..clocks import CASUAL_TIME_CONTROL
-from ..verify import verify_match
 from .throttles import AccountLoginThrottle, ActionThrottle, CreateMatchThrottle, LoginThrottle, RegisterThrottle
 from .serializers import (
     ActionSerializer,
@@ -239,4 +238,4 @@ class VerifyView(APIView):
     @extend_schema(responses={200: OpenApiTypes.OBJECT, 404: ERRORS[404]})
     def get(self, request: Request, match_id: int) -> Response:
         match = selectors.get_match(match_id)
-        return Response(verify_match(match).as_json())
+        return Response(selectors.verdict_for(match, request.user).as_json())

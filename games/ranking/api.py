@@ -138,7 +138,7 @@ class RankedMatchView(APIView):
                    summary="Rated or casual, time control, live clocks, seat ratings and rating changes")
     def get(self, request: Request, match_id: int) -> Response:
         match = match_selectors.get_match(match_id)
-        return Response(ranked_services.ranked_view(match))
+        return Response(ranked_services.ranked_view(match, user=request.user))
 
 
 class LaddersView(APIView):
@@ -183,6 +183,7 @@ class HistoryView(APIView):
         user = selectors.user_or_404(username)
         q = request.query_params
         return Response({"user": user.username, "matches": selectors.match_history(
-            user, game=q.get("game") or None, rated=q.get("rated") or None, result=q.get("result") or None)})
+            user, game=q.get("game") or None, rated=q.get("rated") or None, result=q.get("result") or None,
+            viewer=request.user)})
 
 
