@@ -164,7 +164,15 @@ class ProfileView(APIView):
     @extend_schema(responses={200: OpenApiTypes.OBJECT, 404: ERR[404]},
                    summary="A user's ratings per game and rating history")
     def get(self, request: Request, username: str) -> Response:
-        return Response(selectors.profile(selectors.user_or_404(username)))
+        from ..fairplay import reliability
+
+        user = selectors.user_or_404(username)
+        body = selectors.profile(user)
+        body["completion"] = reliability.completion(user)
+        if request.user.is_authenticated and request.user.pk == user.pk:  # a wait is shown to its person only
+            wait = reliability.current_wait(user)
+            body["rated_wait"] = wait.as_json() if wait else None
+        return Response(body)
 
 
 class HistoryView(APIView):

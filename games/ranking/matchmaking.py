@@ -35,6 +35,7 @@ from ..errors import BadRequest, Conflict, NotFound
 from ..models import Match
 from .. import clocks, notify
 from ..accounts import sanctions
+from ..fairplay import reliability
 from .models import QueueEntry, Rating
 from .ratings import START_DEVIATION, START_RATING
 
@@ -78,6 +79,7 @@ def join(*, user: Any, game_id: Any, players: Any, time_control: Any = None, rat
         raise BadRequest(f"'rated' must be true or false, not {rated!r}", code="bad_rated")
     if rated:
         sanctions.check_may_play_rated(user)  # a moderator's suspension: 403 with the reason and the end
+        reliability.check_may_play_rated(user)  # a wait after repeated aborts or walk-aways: 403 playban
     tc = clocks.normalize_time_control(time_control or clocks.DEFAULT_TIME_CONTROL)
     rating = Rating.objects.filter(user=user, game_id=game).first()
     try:
