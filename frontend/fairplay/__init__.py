@@ -42,7 +42,7 @@ def presence_context(match: Match, user: Any) -> dict[str, Any]:
             "name": seat.user.username if seat.user_id else _bot_name(seat.bot_level),
             "bot": seat.is_bot and not seat.replaced,
             "replaced": seat.replaced,
-            "here": bool(here and here.here),
+            "here": bool(here and here.here) or seat.index == mine,  # the viewer is here, looking
             "is_you": seat.index == mine,
             "away": int(now - here.seen) if here is not None and not here.here and here.seen else None,
         })

@@ -101,9 +101,11 @@ def render_push(event: dict[str, Any], user: Any, match_id: int | None = None) -
             return render_to_string("frontend/table/chat_form.html", {**chat_form_context(match, user), "oob": True})
         if kind == "rematch":
             return render_to_string("frontend/table/rematch.html", {**rematch_context(match, user), "oob": True})
-        if kind == "presence":
+        if kind == "presence":  # news for everyone but the player whose own seat it is about
             from .. import fairplay
 
+            if event.get("seat") is not None and seat_of(match, user) == event.get("seat"):
+                return None
             return fairplay.render_presence(match, user, oob=True)
     except (DomainError, Match.DoesNotExist) as exc:
         log.info("table push %s for match %s not rendered: %s", kind, match_id, exc)
