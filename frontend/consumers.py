@@ -59,6 +59,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
     reveal: asyncio.TimerHandle | None = None
     shown: int | None = None  # the seq the last pushed fragment showed (behind the live one for a delayed spectator)
     reveal_task: asyncio.Task | None = None
+    presence: bool = False
     seat: int | None = None  # the viewer's seat (a player), whose presence this socket keeps (games.fairplay)
     alive: asyncio.Task | None = None
 
@@ -85,6 +86,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         # The page's own id (``?client=``): the answer to its own move is its
         # HTTP response, so that move's push is not sent to it again.
         self.client = query.get("client", "")[:64]
+        # ``?presence=1``: the page draws the players' presence panel, so it is sent its pushes (games.fairplay).
+        self.presence = query.get("presence") == "1"
         self.group = group_name(self.match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         # Pub/Sub drops what is published while Redis is away, silently: catch up when it is back.
@@ -123,7 +126,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def table_message(self, event: dict) -> None:
         """Chat, rematch offers, the spectator count (games.table): rendered for this connection's user."""
-        if not ours(event):
+        if not ours(event) or (event.get("kind") == "presence" and not self.presence):
             return
         html = await fanout.in_pool(table.render_push, event, self.user, self.match_id)
         if html:

@@ -45,8 +45,7 @@ def seat_state(html: str, seat: int) -> str | None:
 def test_a_players_socket_marks_the_seat_present_and_every_viewer_sees_them_go(alice, bob, carol, settings):
     settings.CAIRN_PRESENCE_TTL_SECONDS = 3  # refreshed every second while open
     match = new_match([alice, bob])
-    path = f"/ws/matches/{match.pk}/"
-
+    path = f"/ws/matches/{match.pk}/?presence=1"  # as the match page asks
     async def scenario() -> None:
         watcher, stayer, leaver = socket(carol, path), socket(alice, path), socket(bob, path)
         for communicator in (watcher, stayer):
@@ -66,6 +65,14 @@ def test_a_players_socket_marks_the_seat_present_and_every_viewer_sees_them_go(a
         assert found[0].here and not found[1].here and found[1].seen is not None
         await watcher.disconnect()
         await stayer.disconnect()
+        quiet = socket(carol, f"/ws/matches/{match.pk}/")  # a socket that draws no panel is sent none
+        assert (await quiet.connect(timeout=TIMEOUT))[0]
+        await quiet.receive_from(timeout=TIMEOUT)  # the catch-up push
+        again = socket(bob, path)
+        assert (await again.connect(timeout=TIMEOUT))[0]
+        assert await quiet.receive_nothing(timeout=1.0)
+        await again.disconnect()
+        await quiet.disconnect()
 
     async_to_sync(scenario)()
 
