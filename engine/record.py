@@ -117,6 +117,16 @@ def match_result(state: State, forfeits: list[int] | tuple[int, ...] = ()) -> di
             "ranking": [places[seat] for seat in range(state.players)], "forfeits": forfeits}
 
 
+def taken_back(log: list[Any]) -> set[int]:
+    """The seqs a log's ``takeback`` events undo: from each one's ``from`` up to the takeback itself."""
+    undone: set[int] = set()
+    for item in log:
+        payload = item.get("payload") if isinstance(item, dict) else None
+        if item.get("type") == "takeback" and isinstance(payload, dict) and isinstance(payload.get("from"), int):
+            undone.update(range(payload["from"], item["seq"]))
+    return undone
+
+
 def drawn_result(state: State) -> dict[str, Any]:
     """The result of a match drawn by claim (an opponent left): every seat shares first place."""
     try:
@@ -195,6 +205,9 @@ def _check_log(record: dict[str, Any], seed: bytes, events: list[Any], seqs: lis
             final = payload if isinstance(payload, dict) else {}
     if final is None:
         raise _AuditFailure(None, "the log has no final event: the match has not ended")
+    undone = taken_back(log)  # a takeback's entries are in the log, not in the record's replay
+    entries = [entry for entry, seq in zip(entries, entry_seqs) if seq not in undone]
+    entry_seqs = [seq for seq in entry_seqs if seq not in undone]
     if entries != events or entry_seqs != seqs:
         raise _AuditFailure(None, "'events' and 'seqs' are not the log's chance and action events")
     if final.get("seed") != seed.hex():

@@ -69,6 +69,8 @@ MATCH_ENDING_TYPES = ("resigned", "timed_out", "seat_replaced", "aborted")
 # match whose opponent left (a win makes the absent seat a forfeit); ``abandoned`` {"seat", "grace"} is the
 # forfeit of a 3-4 player seat whose person left, followed by ``seat_replaced`` as for a resignation.
 LEAVER_TYPES = ("claimed", "abandoned")
+# ``takeback`` {"seat", "from", "accepted_by"}: the engine events from seq ``from`` on are taken back (nothing is
+# removed: the state becomes the replay of the events before ``from``); games.fairplay.takebacks decides when.
 
 
 def forfeit_result(state: State, forfeits: list[int]) -> dict[str, Any]:
@@ -112,7 +114,7 @@ class MatchAggregate:
     __slots__ = ("match_id", "game", "players", "options", "state", "seq", "last_hash",
                  "started", "finished", "result", "pending", "engine_events",
                  "rated", "time_control", "moved", "forfeits", "replaced", "ending",
-                 "clock", "unstamped", "redacts", "redactions", "newest", "drawn")
+                 "clock", "unstamped", "redacts", "redactions", "newest", "drawn", "applied", "barrier")
 
     def __init__(self, match_id: int, game_id: str, players: int, options: Mapping[str, Any]) -> None:
         self.match_id = match_id
@@ -135,6 +137,9 @@ class MatchAggregate:
         self.replaced: dict[int, str] = {}
         self.ending = ""
         self.drawn = False  # ended by a claimed draw
+        # takebacks: the engine events in effect, (seq, payload), and the newest event nothing is taken back across
+        self.applied: list[tuple[int, Any]] = []
+        self.barrier = 0
         # the clocks of a timed match (from its created event), fed each event's timestamp
         self.clock: ClockFold | None = None
         # events folded by a command, not yet stored: (type, payload, to_move_after) until stamped
@@ -205,6 +210,7 @@ class MatchAggregate:
         other.replaced = dict(self.replaced)
         other.clock = self.clock.clone() if self.clock is not None else None
         other.redactions = dict(self.redactions)  # the per-event maps are never changed once made
+        other.applied = list(self.applied)
         return other
 
     def stamp(self, timestamps: Iterable[Any]) -> None:
@@ -224,8 +230,13 @@ class MatchAggregate:
                 self._redact(payload, seq)
             self.state.apply_event(payload)  # the checked path: a replay re-validates every event
             self.engine_events += 1
+            self.applied.append((seq, payload))
             if type_ == "action":
                 self.moved.add(payload["player"])
+            else:
+                self.barrier = seq  # a chance event: never taken back
+        elif type_ == "takeback":
+            self._take_back(payload["from"])
         elif type_ == "started":
             self.started = True
         elif type_ == "finished":
@@ -239,6 +250,7 @@ class MatchAggregate:
                 self.clock = ClockFold(self.time_control, self.players)
         elif type_ in ("resigned", "timed_out", "abandoned"):
             self.forfeits.append(payload["seat"])
+            self.barrier = seq
         elif type_ == "claimed":
             if payload["result"] == "win":
                 self.forfeits.append(payload["absent"])
@@ -246,6 +258,7 @@ class MatchAggregate:
                 self.drawn = True
         elif type_ == "seat_replaced":
             self.replaced[payload["seat"]] = payload["bot"]
+            self.barrier = seq
         if self.clock is not None or timestamp is None:
             state = self.state
             to_move_after = () if state.is_terminal() else tuple(state.to_move())
@@ -253,6 +266,15 @@ class MatchAggregate:
                 self.unstamped.append((type_, payload, to_move_after))
             elif self.clock is not None:
                 self.clock.feed(type_, payload, timestamp, to_move_after)
+
+    def _take_back(self, start: int) -> None:
+        """The state without the engine events from seq ``start`` on: the replay of those before it."""
+        kept = [(seq, payload) for seq, payload in self.applied if seq < start]
+        state = self.game.new_initial_state(self.players, self.options)
+        for _, payload in kept:
+            state.apply_event(payload)
+        self.state, self.applied, self.engine_events = state, kept, len(kept)
+        self.moved = {payload["player"] for _, payload in kept if "player" in payload}
 
     def _redact(self, payload: dict[str, Any], seq: int) -> None:
         """How each viewer (every seat, and ``None``, a spectator) may see this entry, where it differs."""
@@ -387,6 +409,11 @@ class MatchAggregate:
         self._check_live(seat)
         self._record("abandoned", {"seat": seat, "grace": grace}, SYSTEM)
         self._after_forfeit(seat, seed, bot, "abandoned")
+
+    def take_back(self, seat: int, start: int, actor: str, *, accepted_by: int | None) -> None:
+        """Take back the engine events from seq ``start`` on (games.fairplay.takebacks checked the rules)."""
+        self._check_live(seat)
+        self._record("takeback", {"seat": seat, "from": start, "accepted_by": accepted_by}, actor)
 
     @property
     def abortable(self) -> bool:

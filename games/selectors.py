@@ -12,7 +12,7 @@ from typing import Any
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 
 from engine import State, get_game
-from engine.record import FORMAT as RECORD_FORMAT, make_record
+from engine.record import FORMAT as RECORD_FORMAT, make_record, taken_back
 
 from . import db, projection, snapshots
 from .aggregate import MatchAggregate
@@ -307,15 +307,17 @@ def record(match: Match, user: Any) -> dict[str, Any]:
     aggregate = delayed_aggregate(match, user) or load_aggregate(match)  # a spectator's may be behind
     events = visible_events(match, user, aggregate=aggregate)
     finished = aggregate.finished
+    undone = taken_back(events)  # taken-back entries stay in the log, out of the replay
+    entries = [item for item in events if item["seq"] not in undone]
     return make_record(
         match.game_id,
         match.players,
         match.options,
-        projection.record_events(events),
+        projection.record_events(entries),
         format=RECORD_FORMAT,
         # each entry's event number in the match: the chance outcome of event n is drawn from (seed, n),
         # so `python -m engine audit` can check the dice once the seed is revealed
-        seqs=projection.record_seqs(events),
+        seqs=projection.record_seqs(entries),
         match=match.pk,
         status=aggregate.status,
         seats=[seat_json(seat) for seat in seats_of(match)],

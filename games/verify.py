@@ -27,7 +27,8 @@ forfeit and a replaced seat's later actions are the bot's; ``aborted`` comes
 before every seat has moved once; and the final event's result is the
 forfeit ranking (or none for an abort).
 
-Fair play adds ``claimed`` and ``abandoned`` (:func:`_verify_leaver`): a real-time match, live seats,
+A ``takeback`` (:func:`_verify_takeback`) restores the state from before its first undone event, once the
+undone events were checked like any others; fair play also adds ``claimed`` and ``abandoned`` (:func:`_verify_leaver`): a real-time match, live seats,
 a claim by a player of a 2-player match, an abandonment by the server in a 3-4 player one, and the
 absent seat's last action (or the start) at least the recorded grace period before the event.
 """
@@ -110,6 +111,8 @@ def _verify(match: Match) -> int:
     aborted = False
     drawn = False  # a claimed draw (fair play)
     clock = ClockFold(match.time_control, match.players) if match.time_control else None
+    takebacks = {row.payload.get("from"): row.seq for row in rows if row.type == "takeback" and isinstance(row.payload, dict)}
+    saved: dict[int, Any] = {}  # the state before each run of taken-back events
     for expected_seq, row in enumerate(rows, start=1):
         seq = row.seq
         if seq != expected_seq:
@@ -124,6 +127,8 @@ def _verify(match: Match) -> int:
         if finished_at is not None:
             raise _Failure(seq, "result", f"an event follows the final event {finished_at}")
         payload = row.payload
+        if row.seq in takebacks:
+            saved[row.seq] = (state.clone(), set(moved))
         if row.type == "created":
             if not isinstance(payload, dict) or payload.get("commitment") != match.commitment:
                 raise _Failure(seq, "seed_commitment", "the created event does not carry the match's commitment")
@@ -165,6 +170,9 @@ def _verify(match: Match) -> int:
             if seat not in forfeits or seat in replaced:
                 raise _Failure(seq, "endings", f"seat {seat!r} handed to a bot without forfeiting first")
             replaced.add(seat)
+        elif row.type == "takeback":
+            _verify_takeback(row, rows, match, state)
+            state, moved = saved.pop(payload["from"])
         elif row.type in LEAVER_TYPES:
             drawn = _verify_leaver(row, rows[: seq - 1], state, forfeits, match) or drawn
         elif row.type == "aborted":
@@ -285,3 +293,31 @@ def _verify_drawn_end(seq: int, payload: Any, state: Any, match: Match) -> None:
     replayed = drawn_result(state)
     if payload.get("result") != replayed or match.result != replayed:
         raise _Failure(seq, "result", f"stored result {payload.get('result')!r} is not the claimed draw {replayed!r}")
+
+
+def _verify_takeback(row: Any, rows: list[Any], match: Match, state: Any) -> None:
+    """A ``takeback``: a casual match of a game without hidden information; it undoes, from its asking seat's
+    own action on, nothing but that seat's and bots' actions (no chance, no other person's action, no
+    match-level event); a person's acceptance where another person plays."""
+    payload = row.payload if isinstance(row.payload, dict) else {}
+    seat, start, accepted_by = payload.get("seat"), payload.get("from"), payload.get("accepted_by")
+
+    def fail(message: str) -> _Failure:
+        return _Failure(row.seq, "endings", f"takeback: {message}")
+
+    if match.rated or not get_game(match.game_id).perfect_information or state.is_terminal():
+        raise fail("only a casual match of a game without hidden information, in play, has takebacks")
+    if type(start) is not int or not 0 < start < row.seq:
+        raise fail(f"it undoes from {start!r}, not an earlier event")
+    undone = rows[start - 1: row.seq - 1]
+    first = undone[0]
+    if first.type != "action" or not isinstance(first.payload, dict) or first.payload.get("player") != seat:
+        raise fail(f"event {start} is not an action of seat {seat!r}")
+    for event in undone[1:]:
+        if event.type == "takeback":
+            continue
+        if event.type != "action" or (not event.actor.startswith("bot:") and event.payload.get("player") != seat):
+            raise fail(f"event {event.seq} ({event.type} by {event.actor}) is never taken back")
+    people = [s for s in match.seats.all() if s.index != seat and s.user_id and not s.is_bot]
+    if people and (type(accepted_by) is not int or accepted_by == seat or not row.actor.startswith("user:")):
+        raise fail("a takeback against a person needs that person's acceptance")

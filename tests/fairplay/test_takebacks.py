@@ -1,0 +1,150 @@
+"""Takebacks: appended events that rewind the fold, never across a roll or another person's action."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.record import audit
+from games import selectors, services
+from games.errors import Conflict, Forbidden
+from games.fairplay import takebacks
+from games.models import Event, Match
+from games.verify import verify_match
+from tests.service.helpers import finish_quickly
+
+pytestmark = pytest.mark.django_db
+
+
+def play(match_id: int, user, seed: int = 0) -> None:  # noqa: ANN001
+    """``user`` plays one random legal action (it must be their turn)."""
+    match = selectors.get_match(match_id)
+    state = selectors.load_state(match)
+    seat = selectors.seat_of(match, user)
+    actions = state.legal_actions(seat)
+    action = state.action_to_json(seat, actions[random.Random(seed).randrange(len(actions))])
+    services.submit_action(match_id=match_id, user=user, action=action, expected_seq=match.seq)
+
+
+def bots_play(match_id: int) -> None:
+    for _ in range(50):
+        match = selectors.get_match(match_id)
+        if services.play_bot_turn(match_id=match_id, seq=match.seq) != "played":
+            return
+
+
+def against_bot(user, game_id: str) -> Match:  # noqa: ANN001
+    match = services.create_match(user=user, game_id=game_id, seats=[{"human": True}, {"bot": "random"}])
+    bots_play(match.pk)
+    return selectors.get_match(match.pk)
+
+
+def state_json(match: Match) -> dict:
+    return selectors.match_view(selectors.get_match(match.pk), None)["view"]
+
+
+def test_against_a_bot_a_takeback_rewinds_to_before_your_action_and_verifies(alice):
+    match = against_bot(alice, "nanga-parbat")
+    before = state_json(match)
+    seq = match.seq
+    play(match.pk, alice)
+    bots_play(match.pk)
+    takebacks.take_back(match_id=match.pk, user=alice)
+    match = selectors.get_match(match.pk)
+    assert state_json(match) == before  # the position before the action
+    taken = Event.objects.get(match=match, type="takeback")
+    assert taken.payload == {"seat": 0, "from": seq + 1, "accepted_by": None}
+    assert Event.objects.filter(match=match, seq__gt=seq, seq__lt=taken.seq).exists()  # nothing removed
+    assert verify_match(match).ok
+    play(match.pk, alice, seed=5)  # and play on from there
+    finished = finish_quickly(selectors.get_match(match.pk), seed=2)
+    assert verify_match(finished).ok
+    verdict = audit(selectors.record(finished, alice))
+    assert verdict["ok"], verdict
+
+
+def test_a_takeback_across_a_die_roll_is_refused_and_changes_nothing(alice):
+    match = against_bot(alice, "mountain-goats")  # every climb is followed by the next roll
+    if 0 not in selectors.load_state(match).to_move():
+        pytest.skip("the bot moves first in this seed")
+    play(match.pk, alice)
+    before = selectors.get_match(match.pk).seq
+    with pytest.raises(Conflict, match="die roll") as refused:
+        takebacks.take_back(match_id=match.pk, user=alice)
+    assert refused.value.code == "takeback_across_chance"
+    assert selectors.get_match(match.pk).seq == before
+
+
+def test_rated_matches_and_hidden_information_have_no_takebacks(alice, bob):
+    hidden = against_bot(alice, "mountainhome")
+    with pytest.raises(Conflict, match="hidden information"):
+        takebacks.take_back(match_id=hidden.pk, user=alice)
+    rated = services.create_match(user=alice, game_id="nanga-parbat", seats=[{"human": True}] * 2, rated=True,
+                                  time_control="5+10")
+    services.join_match(match_id=rated.pk, user=bob)
+    with pytest.raises(Conflict, match="rated") as refused:
+        takebacks.offer(match_id=rated.pk, user=alice)
+    assert refused.value.code == "takeback_not_allowed"
+
+
+def casual_pair(alice, bob) -> tuple[Match, object, object]:  # noqa: ANN001
+    match = services.create_match(user=alice, game_id="nanga-parbat", seats=[{"human": True}] * 2)
+    match = services.join_match(match_id=match.pk, user=bob)
+    (first,) = selectors.load_state(match).to_move()
+    mover, other = (alice, bob) if first == selectors.seat_of(match, alice) else (bob, alice)
+    return match, mover, other
+
+
+def test_against_a_person_the_opponent_must_accept(alice, bob, carol):
+    match, mover, other = casual_pair(alice, bob)
+    before = state_json(match)
+    play(match.pk, mover)
+    with pytest.raises(Conflict) as direct:
+        takebacks.take_back(match_id=match.pk, user=mover)
+    assert direct.value.code == "takeback_needs_acceptance"
+    offer = takebacks.offer(match_id=match.pk, user=mover)
+    with pytest.raises(Conflict) as twice:
+        takebacks.offer(match_id=match.pk, user=mover)
+    assert twice.value.code == "takeback_pending"
+    with pytest.raises(Forbidden):
+        takebacks.answer(match_id=match.pk, user=mover, accept=True)  # not your own offer
+    with pytest.raises(Forbidden):
+        takebacks.answer(match_id=match.pk, user=carol, accept=True)  # a spectator
+    answered = takebacks.answer(match_id=match.pk, user=other, accept=True)
+    assert answered.pk == offer.pk and answered.status == "accepted"
+    match = selectors.get_match(match.pk)
+    assert state_json(match) == before
+    taken = Event.objects.get(match=match, type="takeback")
+    assert taken.payload["accepted_by"] == selectors.seat_of(match, other)
+    assert taken.actor == f"user:{other.pk}"
+    assert verify_match(match).ok
+
+
+def test_a_declined_or_lapsed_offer_takes_nothing_back(alice, bob):
+    match, mover, other = casual_pair(alice, bob)
+    play(match.pk, mover)
+    takebacks.offer(match_id=match.pk, user=mover)
+    assert takebacks.answer(match_id=match.pk, user=other, accept=False).status == "declined"
+    assert not Event.objects.filter(match=match, type="takeback").exists()
+    takebacks.offer(match_id=match.pk, user=mover)
+    match = selectors.get_match(match.pk)
+    state = selectors.load_state(match)
+    if selectors.seat_of(match, mover) in state.to_move():  # the mover moves on: the offer lapses
+        play(match.pk, mover, seed=3)
+        with pytest.raises(Conflict) as lapsed:
+            takebacks.answer(match_id=match.pk, user=other, accept=True)
+        assert lapsed.value.code in ("takeback_lapsed", "takeback_across_player")
+
+
+def test_a_takeback_across_another_persons_action_is_refused(alice, bob):
+    match, mover, other = casual_pair(alice, bob)
+    for step in range(40):  # play until the other person has acted after the mover
+        match = selectors.get_match(match.pk)
+        (seat,) = selectors.load_state(match).to_move()
+        play(match.pk, mover if seat == selectors.seat_of(match, mover) else other, seed=step)
+        if seat == selectors.seat_of(match, other):
+            break
+    with pytest.raises(Conflict) as refused:
+        takebacks.offer(match_id=match.pk, user=mover)
+    assert refused.value.code == "takeback_across_player"
