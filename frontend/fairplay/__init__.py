@@ -53,8 +53,25 @@ def presence_context(match: Match, user: Any) -> dict[str, Any]:
             wait = None if status.available else max(1, math.ceil(status.claim_at - now))
             claim = {"available": status.available, "wait": wait, "grace": status.grace,
                      "opponent": rows[status.absent]["name"] if status.absent is not None else ""}
-    return {"match_id": match.pk, "active": active, "known": known, "rows": rows, "claim": claim}
+    return {"match_id": match.pk, "active": active, "known": known, "rows": rows, "claim": claim,
+            "takeback": takeback_context(match, seats, mine) if active else None}
 
 
-def render_presence(match: Match, user: Any, *, oob: bool = False) -> str:
-    return render_to_string("frontend/fairplay/presence.html", {**presence_context(match, user), "oob": oob})
+def takeback_context(match: Match, seats: list[Seat], mine: int | None) -> dict[str, Any] | None:
+    """The takeback button (casual matches of games without hidden information) and a pending offer."""
+    from engine import get_game
+    from games.fairplay import takebacks
+
+    if mine is None or match.rated or not get_game(match.game_id).perfect_information:
+        return None
+    people = [s for s in seats if s.index != mine and s.user_id and not s.is_bot]
+    if len(people) > 1:
+        return None
+    offer = takebacks.pending(match)
+    return {"with_person": bool(people), "offer": offer, "mine": offer is not None and offer.seat == mine,
+            "by": next((s.user.username for s in seats if offer is not None and s.index == offer.seat), "")}
+
+
+def render_presence(match: Match, user: Any, *, oob: bool = False, error: str = "") -> str:
+    return render_to_string("frontend/fairplay/presence.html",
+                            {**presence_context(match, user), "oob": oob, "error": error})

@@ -9,4 +9,6 @@ from . import views
 urlpatterns = [
     path("matches/<id:match_id>/presence/", views.presence_panel, name="presence_panel"),
     path("matches/<id:match_id>/claim/", views.claim, name="claim"),
+    path("matches/<id:match_id>/takeback/", views.takeback, name="takeback"),
+    path("matches/<id:match_id>/takeback/<str:answer>/", views.takeback_answer, name="takeback_answer"),
 ]

@@ -33,3 +33,46 @@ def claim(request: HttpRequest, match_id: int) -> HttpResponse:
     push.send(push.match_group(match.pk), "presence")
     match.refresh_from_db()
     return HttpResponse(render_presence(match, request.user))
+
+
+@login_required
+@require_POST
+def takeback(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Take back at once (against bots) or offer it (to a person); the panel comes back, with the reason if
+    refused; the board follows by its websocket push."""
+    from games.fairplay import takebacks
+
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        return HttpResponse(f"no match {match_id}", status=404, content_type="text/plain; charset=utf-8")
+    error = ""
+    try:
+        if any(s.user_id and not s.is_bot and s.user_id != request.user.pk for s in match.seats.all()):
+            takebacks.offer(match_id=match_id, user=request.user)
+            push.send(push.match_group(match.pk), "presence")
+        else:
+            takebacks.take_back(match_id=match_id, user=request.user)
+    except DomainError as exc:
+        error = exc.message
+    match.refresh_from_db()
+    return HttpResponse(render_presence(match, request.user, error=error))
+
+
+@login_required
+@require_POST
+def takeback_answer(request: HttpRequest, match_id: int, answer: str) -> HttpResponse:
+    from games.fairplay import takebacks
+
+    if answer not in ("accept", "decline"):
+        return HttpResponse(f"no answer {answer!r}", status=404, content_type="text/plain; charset=utf-8")
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        return HttpResponse(f"no match {match_id}", status=404, content_type="text/plain; charset=utf-8")
+    error = ""
+    try:
+        takebacks.answer(match_id=match_id, user=request.user, accept=answer == "accept")
+        push.send(push.match_group(match.pk), "presence")
+    except DomainError as exc:
+        error = exc.message
+    match.refresh_from_db()
+    return HttpResponse(render_presence(match, request.user, error=error))

@@ -148,3 +148,52 @@ def test_a_takeback_across_another_persons_action_is_refused(alice, bob):
     with pytest.raises(Conflict) as refused:
         takebacks.offer(match_id=match.pk, user=mover)
     assert refused.value.code == "takeback_across_player"
+
+
+def test_the_takeback_routes_answer_in_the_api_shape_and_are_in_the_schema(alice, bob, alice_api, bob_api, anon_api):
+    match = against_bot(alice, "nanga-parbat")
+    play(match.pk, alice)
+    taken = alice_api.post(f"/api/matches/{match.pk}/takeback", format="json")
+    assert taken.status_code == 200 and taken.json()["status"] == "taken_back"
+    again = alice_api.post(f"/api/matches/{match.pk}/takeback", format="json")
+    assert again.status_code == 409 and again.json()["error"]["code"] in ("nothing_to_take_back", "takeback_across_chance")
+
+    pair, mover, other = casual_pair(alice, bob)
+    play(pair.pk, mover)
+    mover_api, other_api = (alice_api, bob_api) if mover == alice else (bob_api, alice_api)
+    offered = mover_api.post(f"/api/matches/{pair.pk}/takeback", format="json")
+    assert offered.status_code == 201 and offered.json()["status"] == "pending"
+    assert mover_api.post(f"/api/matches/{pair.pk}/takeback/accept").json()["error"]["code"] == "own_takeback_offer"
+    accepted = other_api.post(f"/api/matches/{pair.pk}/takeback/accept")
+    assert accepted.status_code == 200 and accepted.json()["status"] == "accepted"
+    assert other_api.post(f"/api/matches/{pair.pk}/takeback/decline").status_code == 404
+    assert anon_api.post(f"/api/matches/{pair.pk}/takeback").status_code in (401, 403)
+
+    schema = anon_api.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    for path in ("takeback", "takeback/accept", "takeback/decline"):
+        assert set(schema["paths"][f"/api/matches/{{match_id}}/{path}"]["post"]["responses"]) >= {"200", "409"}
+
+
+def test_the_board_offers_a_takeback_and_says_why_one_is_refused(alice, bob):
+    from django.test import Client
+
+    client = Client()
+    client.force_login(alice)
+    goats = against_bot(alice, "mountain-goats")
+    assert 'data-takeback="ask"' in client.get(f"/matches/{goats.pk}/presence/").content.decode()
+    if 0 in selectors.load_state(goats).to_move():
+        play(goats.pk, alice)
+        refused = client.post(f"/matches/{goats.pk}/takeback/", HTTP_HX_REQUEST="true").content.decode()
+        assert "die roll" in refused and 'class="field-error presence-error"' in refused
+    pair, mover, other = casual_pair(alice, bob)
+    play(pair.pk, mover)
+    asker, answerer = Client(), Client()
+    asker.force_login(mover)
+    answerer.force_login(other)
+    assert "Ask to take back" in asker.get(f"/matches/{pair.pk}/presence/").content.decode()
+    assert "waiting for your opponent" in asker.post(f"/matches/{pair.pk}/takeback/").content.decode()
+    panel = answerer.get(f"/matches/{pair.pk}/presence/").content.decode()
+    assert f"{mover.username}</strong> asks to take back" in panel and 'data-takeback="accept"' in panel
+    answerer.post(f"/matches/{pair.pk}/takeback/accept/")
+    assert Event.objects.filter(match=pair, type="takeback").count() == 1
+    assert "Takeback" not in Client().get(f"/matches/{pair.pk}/presence/").content.decode()  # spectators: none
