@@ -98,7 +98,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self.push()
         # The spectator count (issue 16): after the catch-up push, so that many sockets
         # connecting at once are not queued behind each other's count updates.
-        self.seat = await fanout.in_pool(table.socket_opened, self.match_id, self.channel_name, self.user)
+        self.seat = await fanout.in_pool(
+            table.socket_opened, self.match_id, self.channel_name, self.user, self.presence)
         if self.seat is not None:
             self.alive = asyncio.ensure_future(self.keep_alive())
 

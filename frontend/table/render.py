@@ -112,12 +112,16 @@ def render_push(event: dict[str, Any], user: Any, match_id: int | None = None) -
     return None
 
 
-def socket_opened(match_id: int, channel_name: str, user: Any) -> int | None:
+def socket_opened(match_id: int, channel_name: str, user: Any, presence_panel: bool = False) -> int | None:
     """A match socket joined its group: a spectator's counts; a player's marks the match attended
     (the watch list, :func:`games.table.watch.in_play`) and its seat present (games.fairplay).
     (Pages read the count every few seconds, ``/matches/<id>/spectators/``: a push to every socket
-    per arrival would cost more.)  Returns the viewer's seat, or None for a spectator."""
+    per arrival would cost more.)  ``presence_panel``: the page draws the presence panel (``?presence=1``),
+    so presence changes are pushed.  Returns the viewer's seat, or None for a spectator."""
     from games.fairplay import sockets as presence
+
+    if presence_panel:
+        presence.watch_opened(match_id, channel_name)
 
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
@@ -154,5 +158,6 @@ def socket_closed(match_id: int, channel_name: str, user: Any, seat: int | None 
         watch.player_left(match_id, channel_name)
     except Exception:  # noqa: BLE001
         log.exception("could not uncount a spectator of match %s", match_id)
+    presence.watch_closed(match_id, channel_name)
     if seat is not None:
         presence.seat_closed(match_id, seat, channel_name)

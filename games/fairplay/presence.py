@@ -8,6 +8,8 @@
   expires with it.
 * ``<prefix>:seen:<match>:<seat>``: when the seat was last known present (written on every connect,
   refresh and close), so "gone since" survives the sockets.
+* ``<prefix>:presencewatch:<match>``: the sockets that draw the presence panel (``?presence=1``); a
+  change of presence is pushed only while there are some.
 * A person's pages (``ws/user/``, open on every page of a logged-in person): ``<prefix>:pages:<user>``
   and ``<prefix>:pageseen:<user>``, the same way but not refreshed: a page socket that never said
   goodbye stops counting after ``CAIRN_SPECTATOR_TTL_SECONDS`` (as a spectator's).  The queue ends an
@@ -154,3 +156,24 @@ def pages_closed_since(user_ids: list[int], seconds: float) -> set[int]:
         return set()
     cutoff = time.time() - seconds
     return {u for u, p in found.items() if not p.here and p.seen is not None and p.seen <= cutoff}
+
+
+def _watch_key(match_id: int) -> str:
+    return f"{_prefix()}:presencewatch:{match_id}"
+
+
+def watch(match_id: int, channel: str) -> None:
+    """A socket draws the presence panel (the match page's): presence changes are pushed while any does."""
+    now, expiry = time.time(), page_ttl()
+    key = _watch_key(match_id)
+    _redis().pipeline().zadd(key, {channel: now}).zremrangebyscore(key, "-inf", now - expiry).expire(
+        key, expiry).execute()
+
+
+def unwatch(match_id: int, channel: str) -> None:
+    _redis().zrem(_watch_key(match_id), channel)
+
+
+def watched(match_id: int) -> bool:
+    """Does any socket draw this match's presence panel (so a presence change is worth a push)?"""
+    return int(_redis().zcount(_watch_key(match_id), time.time() - page_ttl(), "+inf")) > 0

@@ -30,10 +30,30 @@ def _send_task(name: str, args: tuple, countdown: float) -> None:
         log.exception("could not queue %s%r", name, args)
 
 
+def watch_opened(match_id: int, channel: str) -> None:
+    try:
+        presence.watch(match_id, channel)
+    except Exception:  # noqa: BLE001
+        log.exception("could not note a presence panel of match %s", match_id)
+
+
+def watch_closed(match_id: int, channel: str) -> None:
+    try:
+        presence.unwatch(match_id, channel)
+    except Exception:  # noqa: BLE001
+        log.exception("could not forget a presence panel of match %s", match_id)
+
+
+def _push(match_id: int, seat: int) -> None:
+    """Tell the match's panels that ``seat`` came or went (only if some socket draws a panel)."""
+    if presence.watched(match_id):
+        push.send(push.match_group(match_id), "presence", seat=seat)
+
+
 def seat_opened(match_id: int, seat: int, channel: str) -> None:
     try:
         if presence.seat_here(match_id, seat, channel):
-            push.send(push.match_group(match_id), "presence", seat=seat)
+            _push(match_id, seat)
     except Exception:  # noqa: BLE001 - Redis away: presence is unknown, nothing is decided on it
         log.exception("could not mark seat %s of match %s present", seat, match_id)
 
@@ -50,10 +70,10 @@ def seat_closed(match_id: int, seat: int, channel: str) -> None:
     try:
         if not presence.seat_gone(match_id, seat, channel):
             return
+        _push(match_id, seat)
     except Exception:  # noqa: BLE001
         log.exception("could not mark seat %s of match %s gone", seat, match_id)
         return
-    push.send(push.match_group(match_id), "presence", seat=seat)
     match = Match.objects.filter(pk=match_id).only("players", "time_control", "status").first()
     grace = grace_seconds(match.time_control) if match is not None else None
     if grace is not None and match.players >= 3 and match.status == Match.Status.ACTIVE:
