@@ -27,10 +27,11 @@ forfeit and a replaced seat's later actions are the bot's; ``aborted`` comes
 before every seat has moved once; and the final event's result is the
 forfeit ranking (or none for an abort).
 
-A ``takeback`` (:func:`_verify_takeback`) restores the state from before its first undone event, once the
-undone events were checked like any others; fair play also adds ``claimed`` and ``abandoned`` (:func:`_verify_leaver`): a real-time match, live seats,
-a claim by a player of a 2-player match, an abandonment by the server in a 3-4 player one, and the
-absent seat's last action (or the start) at least the recorded grace period before the event.
+Fair play adds ``takeback`` (:func:`_verify_takeback`): once the undone events were checked like any
+others, the state is restored from before the first of them; and ``claimed`` and ``abandoned``
+(:func:`_verify_leaver`): a real-time match, live seats, a claim by a player of a 2-player match, an
+abandonment by the server in a 3-4 player one, and the absent seat's last action (or the start) at
+least the recorded grace period before the event.
 """
 
 from __future__ import annotations
@@ -111,7 +112,8 @@ def _verify(match: Match) -> int:
     aborted = False
     drawn = False  # a claimed draw (fair play)
     clock = ClockFold(match.time_control, match.players) if match.time_control else None
-    takebacks = {row.payload.get("from"): row.seq for row in rows if row.type == "takeback" and isinstance(row.payload, dict)}
+    takebacks = {row.payload.get("from"): row.seq for row in rows
+                 if row.type == "takeback" and isinstance(row.payload, dict)}
     saved: dict[int, Any] = {}  # the state before each run of taken-back events
     for expected_seq, row in enumerate(rows, start=1):
         seq = row.seq

@@ -197,3 +197,27 @@ def test_the_board_offers_a_takeback_and_says_why_one_is_refused(alice, bob):
     answerer.post(f"/matches/{pair.pk}/takeback/accept/")
     assert Event.objects.filter(match=pair, type="takeback").count() == 1
     assert "Takeback" not in Client().get(f"/matches/{pair.pk}/presence/").content.decode()  # spectators: none
+
+
+def test_the_verifier_refuses_a_takeback_across_a_roll_or_another_persons_action(alice, bob):
+    from types import SimpleNamespace
+
+    from games.verify import _Failure, _verify_takeback
+
+    match, mover, other = casual_pair(alice, bob)
+    seat = selectors.seat_of(match, mover)
+    state = selectors.load_state(match)
+
+    def row(seq: int, type_: str, actor: str, **payload) -> SimpleNamespace:  # noqa: ANN003
+        return SimpleNamespace(seq=seq, type=type_, actor=actor, payload=payload)
+
+    own = row(1, "action", f"user:{mover.pk}", player=seat, action={})
+    takeback = row(3, "takeback", f"user:{other.pk}", seat=seat, **{"from": 1, "accepted_by": 1 - seat})
+    for between in (row(2, "chance", "system", chance=[1]), row(2, "action", f"user:{other.pk}", player=1 - seat)):
+        with pytest.raises(_Failure, match="is never taken back"):
+            _verify_takeback(takeback, [own, between, takeback], match, state)
+    bot_reply = row(2, "action", "bot:easy", player=1 - seat)
+    _verify_takeback(takeback, [own, bot_reply, takeback], match, state)  # (the rule; seats aside)
+    unaccepted = row(3, "takeback", f"user:{mover.pk}", seat=seat, **{"from": 1, "accepted_by": None})
+    with pytest.raises(_Failure, match="needs that person's acceptance"):
+        _verify_takeback(unaccepted, [own, bot_reply, unaccepted], match, state)
