@@ -66,14 +66,15 @@ def _blamed(event_type: str, payload: Any) -> tuple[int | None, str]:
 
 def offences(user: Any, *, since: datetime | None = None, matches: list[int] | None = None) -> list[Offence]:
     """``user``'s offences (newest first), after ``since`` or within ``matches``."""
-    seats = dict(Seat.objects.filter(user_id=user.pk).values_list("match_id", "index"))
-    events = Event.objects.filter(match_id__in=list(seats) if matches is None else matches,
-                                  type__in=("aborted", "abandoned", "claimed")).filter(_people_only())
+    events = Event.objects.filter(type__in=("aborted", "abandoned", "claimed")).filter(_people_only())
+    events = events.filter(match__seats__user_id=user.pk) if matches is None else events.filter(match_id__in=matches)
     if since is not None:
         events = events.filter(timestamp__gte=since)
+    rows = list(events.order_by("-timestamp").values_list("match_id", "type", "payload", "timestamp"))
+    seats = dict(Seat.objects.filter(user_id=user.pk, match_id__in={row[0] for row in rows})
+                 .values_list("match_id", "index"))
     found = []
-    for match_id, type_, payload, at in events.order_by("-timestamp").values_list("match_id", "type", "payload",
-                                                                                   "timestamp"):
+    for match_id, type_, payload, at in rows:
         seat, kind = _blamed(type_, payload)
         if seat is not None and seat == seats.get(match_id):
             found.append(Offence(match_id, kind, at))
