@@ -324,8 +324,12 @@ class MatchAggregate:
         self._record("started", {"players": self.players}, SYSTEM)
         self._advance(seed)
 
-    def act(self, seat: int, action: Any, seed: bytes, actor: str) -> None:
-        """A player's action, then every chance event it leads to, then the end if reached."""
+    def act(self, seat: int, action: Any, seed: bytes, actor: str, *, lag: float = 0.0) -> None:
+        """A player's action, then every chance event it leads to, then the end if reached.
+
+        ``lag``: the seconds the mover's network took (measured by their page); on a real-time clock the
+        part :meth:`games.clocks.ClockFold.lag_credit_for` allows is credited back by a ``lag_credit``
+        event ``{"seat", "seconds"}`` right after the action."""
         if not self.started:
             raise Conflict(f"match {self.match_id} has not started yet", code="match_not_started")
         if self.finished:
@@ -349,6 +353,9 @@ class MatchAggregate:
             raise BadRequest(f"malformed action {excerpt(action)}: {exc}", code="malformed_action") from None
         payload = {"player": seat, "action": self.state.action_to_json(seat, decoded)}
         self._record("action", payload, actor)
+        credit = self.clock.lag_credit_for(seat, lag) if self.clock is not None and lag > 0 else 0.0
+        if credit > 0:
+            self._record("lag_credit", {"seat": seat, "seconds": credit}, SYSTEM)
         self._advance(seed)
 
     def _advance(self, seed: bytes) -> None:

@@ -27,7 +27,8 @@ forfeit and a replaced seat's later actions are the bot's; ``aborted`` comes
 before every seat has moved once; and the final event's result is the
 forfeit ranking (or none for an abort).
 
-Fair play adds ``takeback`` (:func:`_verify_takeback`): once the undone events were checked like any
+Fair play adds ``lag_credit`` (:func:`_verify_lag_credit`: right after its seat's action, on a real-time
+clock, within the per-move cap and the match's quota), ``takeback`` (:func:`_verify_takeback`): once the undone events were checked like any
 others, the state is restored from before the first of them; and ``claimed`` and ``abandoned``
 (:func:`_verify_leaver`): a real-time match, live seats, a claim by a player of a 2-player match, an
 abandonment by the server in a 3-4 player one, and the absent seat's last action (or the start) at
@@ -175,6 +176,8 @@ def _verify(match: Match) -> int:
         elif row.type == "takeback":
             _verify_takeback(row, rows, match, state)
             state, moved = saved.pop(payload["from"])
+        elif row.type == "lag_credit":
+            _verify_lag_credit(row, rows[seq - 2] if seq > 1 else None, clock)
         elif row.type in LEAVER_TYPES:
             drawn = _verify_leaver(row, rows[: seq - 1], state, forfeits, match) or drawn
         elif row.type == "aborted":
@@ -316,10 +319,23 @@ def _verify_takeback(row: Any, rows: list[Any], match: Match, state: Any) -> Non
     if first.type != "action" or not isinstance(first.payload, dict) or first.payload.get("player") != seat:
         raise fail(f"event {start} is not an action of seat {seat!r}")
     for event in undone[1:]:
-        if event.type == "takeback":
+        if event.type in ("takeback", "lag_credit"):
             continue
         if event.type != "action" or (not event.actor.startswith("bot:") and event.payload.get("player") != seat):
             raise fail(f"event {event.seq} ({event.type} by {event.actor}) is never taken back")
     people = [s for s in match.seats.all() if s.index != seat and s.user_id and not s.is_bot]
     if people and (type(accepted_by) is not int or accepted_by == seat or not row.actor.startswith("user:")):
         raise fail("a takeback against a person needs that person's acceptance")
+
+
+def _verify_lag_credit(row: Any, before: Any, clock: Any) -> None:
+    """A ``lag_credit``: right after that seat's action, on a real-time clock, no more than the cap per
+    move and what is left of the seat's quota (:meth:`games.clocks.ClockFold.lag_credit_for`)."""
+    payload = row.payload if isinstance(row.payload, dict) else {}
+    seat, seconds = payload.get("seat"), payload.get("seconds")
+    if before is None or before.type != "action" or not isinstance(before.payload, dict) \
+            or before.payload.get("player") != seat:
+        raise _Failure(row.seq, "endings", f"lag_credit: it does not follow an action of seat {seat!r}")
+    if clock is None or not isinstance(seconds, (int, float)) or seconds <= 0 \
+            or clock.lag_credit_for(seat, float(seconds)) != seconds:
+        raise _Failure(row.seq, "endings", f"lag_credit: {seconds!r} s is more than the clock allows seat {seat!r}")

@@ -188,7 +188,8 @@ class ActionsView(APIView):
             raise BadRequest("the body must be {\"action\": {...}, \"expected_seq\": n}", code="malformed_action")
         expected = request.data.get("expected_seq")
         seq = services.submit_action(
-            match_id=match_id, user=request.user, action=request.data["action"], expected_seq=expected
+            match_id=match_id, user=request.user, action=request.data["action"], expected_seq=expected,
+            lag_ms=request.data.get("lag_ms"),
         )
         return Response({"seq": seq}, status=status.HTTP_201_CREATED)
 
