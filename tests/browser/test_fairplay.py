@@ -1,4 +1,5 @@
 """In two real browsers: a player closes their tab in a 5+10 game; the other sees them gone and claims the win.
+On the way, each plays two moves on the board, and the second carries the lag the page measured on the first.
 
 Daphne serves HTTP and websockets in its own process, forked after the settings below (the grace
 period of 5+10, 60 s, shortened to 2 s); each player has a browser context of their own.
@@ -53,6 +54,7 @@ def test_a_player_closes_their_tab_and_the_other_sees_them_gone_and_claims_the_w
             expect(bob_dot).to_have_attribute("data-present", "1", timeout=STEP_MS)  # bob's page is open
             expect(bob_page.locator('#presence-panel li[data-seat="0"]')).to_have_attribute("data-present", "1",
                                                                                            timeout=STEP_MS)
+            play_moves({"alice": alice_page, "bob": bob_page}, 4)
             contexts[1].close()  # bob closes his tab
             expect(bob_dot).to_have_attribute("data-present", "0", timeout=STEP_MS)
             expect(bob_dot).to_have_class("presence-seat gone")
@@ -66,3 +68,26 @@ def test_a_player_closes_their_tab_and_the_other_sees_them_gone_and_claims_the_w
             browser.close()
     finished = Match.objects.get(pk=match.pk)  # (outside Playwright's event loop)
     assert finished.status == "finished" and finished.ending == "claimed_win" and finished.result["winners"] == [0]
+    from games.models import Event
+
+    credited = {e.payload["seat"] for e in Event.objects.filter(match=finished, type="lag_credit")}
+    assert credited == {0, 1}  # each page's second move carried the lag it measured on its first
+
+
+def play_moves(pages: dict, count: int) -> None:
+    """Whoever is to move clicks the first climb offered, until ``count`` moves are played."""
+    import time
+
+    moves, deadline = 0, time.monotonic() + 60
+    while moves < count and time.monotonic() < deadline:
+        for page in pages.values():
+            live = page.locator("#match-live")
+            if moves < count and page.locator("#match-live .climb").count() \
+                    and live.get_attribute("data-status") == "active":
+                seq = live.get_attribute("data-seq")
+                page.locator("#match-live .climb").first.click()
+                page.wait_for_function(
+                    "(s) => document.getElementById('match-live').dataset.seq !== s", arg=seq, timeout=STEP_MS)
+                moves += 1
+        time.sleep(0.1)
+    assert moves == count
