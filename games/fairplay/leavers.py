@@ -188,14 +188,15 @@ def leaver_matches() -> list[int]:
 
 
 def end_absent_queue_entries(user_ids: list[int] | None = None) -> int:
-    """End the waiting queue entries of people whose last page closed over the grace period ago."""
+    """End the waiting queue entries of people whose last page closed, since they joined, over the grace
+    period ago."""
     from ..ranking.models import QueueEntry
 
     waiting = QueueEntry.objects.filter(status=QueueEntry.Status.WAITING)
     if user_ids is not None:
         waiting = waiting.filter(user_id__in=user_ids)
-    people = list(waiting.values_list("user_id", flat=True)[:2000])
-    gone = presence.pages_closed_since(people, settings.CAIRN_QUEUE_LEAVE_GRACE_SECONDS)
+    people = [(user, joined.timestamp()) for user, joined in waiting.values_list("user_id", "joined_at")[:2000]]
+    gone = presence.absent_since_joining(people, settings.CAIRN_QUEUE_LEAVE_GRACE_SECONDS)
     if not gone:
         return 0
     return QueueEntry.objects.filter(status=QueueEntry.Status.WAITING, user_id__in=gone).update(

@@ -143,19 +143,21 @@ def pages(user_ids: list[int]) -> dict[int, Presence]:
     return dict(zip(user_ids, _read([_page_keys(user_id) for user_id in user_ids], page_ttl())))
 
 
-def pages_closed_since(user_ids: list[int], seconds: float) -> set[int]:
-    """Of ``user_ids``, the people who had a page open and have had none for ``seconds``.
+def absent_since_joining(entries: list[tuple[int, float]], seconds: float) -> set[int]:
+    """Of ``entries`` ((user id, when they joined the queue, epoch seconds)), the people whose last page
+    closed after they joined and at least ``seconds`` ago.
 
-    Somebody who never opened a page (an API client) is never counted gone; Redis being away
-    counts nobody gone."""
-    if not user_ids:
+    Somebody who never opened a page, or closed it before joining (an API client), is never counted
+    gone; Redis being away counts nobody gone."""
+    if not entries:
         return set()
     try:
-        found = pages(user_ids)
+        found = pages([user for user, _ in entries])
     except PresenceUnavailable:
         return set()
     cutoff = time.time() - seconds
-    return {u for u, p in found.items() if not p.here and p.seen is not None and p.seen <= cutoff}
+    return {user for user, joined in entries
+            if not found[user].here and found[user].seen is not None and joined <= found[user].seen <= cutoff}
 
 
 def _watch_key(match_id: int) -> str:

@@ -196,13 +196,14 @@ def pair_queue(*, game_id: str, players: int, tc_key: str, rated: bool, now: dat
 
 
 def _without_absent(entries: list[QueueEntry], now: datetime) -> list[QueueEntry]:
-    """End the (locked) entries of people whose last page closed over the grace period ago
-    (games.fairplay.presence): nobody absent is paired.  The others, to pair."""
+    """End the (locked) entries of people whose last page closed, since they joined, over the grace period
+    ago (games.fairplay.presence): nobody absent is paired.  The others, to pair."""
     from django.conf import settings
 
     from ..fairplay import presence
 
-    gone = presence.pages_closed_since([e.user_id for e in entries], settings.CAIRN_QUEUE_LEAVE_GRACE_SECONDS)
+    gone = presence.absent_since_joining([(e.user_id, e.joined_at.timestamp()) for e in entries],
+                                         settings.CAIRN_QUEUE_LEAVE_GRACE_SECONDS)
     if not gone:
         return entries
     QueueEntry.objects.filter(pk__in=[e.pk for e in entries if e.user_id in gone]).update(

@@ -92,8 +92,10 @@ def test_a_queued_person_whose_last_page_closed_is_never_paired(alice, bob, caro
     entry = matchmaking.join(user=bob, game_id="mountain-goats", players=2, time_control="5+10")
     assert entry.status == "waiting" and entry.match_id is None
     assert QueueEntry.objects.get(user=alice).status == "cancelled"
-    # Somebody with a page open (or who never had one: an API client) is paired as before.
-    presence.page_here(carol.pk, "carol-lobby")
+    # Somebody whose page closed before they joined (an API client now) is paired as before.
+    presence.page_here(carol.pk, "carol-yesterday")
+    presence.page_gone(carol.pk, "carol-yesterday")
+    wait_out(0)
     assert matchmaking.join(user=carol, game_id="mountain-goats", players=2, time_control="5+10").match_id
 
 
