@@ -175,6 +175,10 @@ def abandon_absent(match_id: int, *, now: float | None = None) -> list[int]:
             handed.append(seat.index)
 
     try:
+        row = Match.objects.only("players").filter(pk=match_id).first()
+        bots = set(Seat.objects.filter(match_id=match_id).exclude(bot_level="").values_list("index", flat=True))
+        if row is None or all(p.here for seat, p in presence.seats(match_id, row.players).items() if seat not in bots):
+            return []  # every person is here: nothing to decide, and the match's append lock is not taken
         services.command(match_id, decide)
     except presence.PresenceUnavailable:
         return []
