@@ -28,6 +28,6 @@ urlpatterns = [
     path("matches/<id:match_id>/move/", views.submit_move, name="submit_move"),
     path("", include("frontend.table.urls")),  # chat, rematch, watch, help, notifications (issue 16)
     path("", include("frontend.ranking.urls")),  # ranked play (issue 7): play, challenges, profiles, ladders
-    path("", include("frontend.accounts.urls")),
-    path("", include("frontend.fairplay.urls")),  # presence and claims against a leaver  # account settings, password reset, moderation
+    path("", include("frontend.accounts.urls")),  # account settings, password reset, moderation
+    path("", include("frontend.fairplay.urls")),  # presence, claims against a leaver, takebacks
 ]

@@ -27,12 +27,13 @@ forfeit and a replaced seat's later actions are the bot's; ``aborted`` comes
 before every seat has moved once; and the final event's result is the
 forfeit ranking (or none for an abort).
 
-Fair play adds ``lag_credit`` (:func:`_verify_lag_credit`: right after its seat's action, on a real-time
-clock, within the per-move cap and the match's quota), ``takeback`` (:func:`_verify_takeback`): once the undone events were checked like any
-others, the state is restored from before the first of them; and ``claimed`` and ``abandoned``
-(:func:`_verify_leaver`): a real-time match, live seats, a claim by a player of a 2-player match, an
-abandonment by the server in a 3-4 player one, and the absent seat's last action (or the start) at
-least the recorded grace period before the event.
+Fair play adds ``lag_credit`` (:func:`_verify_lag_credit`: right after its seat's action, on a
+real-time clock, within the per-move cap and the match's quota); ``takeback``
+(:func:`_verify_takeback`: once the undone events were checked like any others, the state is
+restored from before the first of them); and ``claimed`` and ``abandoned`` (:func:`_verify_leaver`):
+a real-time match, live seats, a claim by a player of a 2-player match, an abandonment by the server
+in a 3-4 player one, and the absent seat's last action (or the start) at least the recorded grace
+period before the event.
 """
 
 from __future__ import annotations

@@ -121,7 +121,8 @@ def claim_status(match: Match, seats: list[Seat], seat: int | None, *, now: floa
         at = datetime.fromtimestamp(since + grace, tz=timezone.get_current_timezone())
         return _refused(seat, "claim_too_early",
                         f"{name} has been gone for {int(now - since)} s; you may claim once they have been gone "
-                        f"for {grace} s (at {at.isoformat(timespec='seconds')})", absent=absent, grace=grace, since=since)
+                        f"for {grace} s (at {at.isoformat(timespec='seconds')})",
+                        absent=absent, grace=grace, since=since)
     return ClaimStatus(seat=seat, absent=absent, grace=grace, since=since)
 
 
