@@ -96,6 +96,7 @@ INSTALLED_APPS = [
     "games.table",  # chat, rematches, watching, notifications (issue 16)
     "games.accounts",  # verified email, deletion, export, moderation
     "games.audit",  # signed receipts and the public log of heads (docs/AUDIT.md)
+    "games.fairplay",  # presence, leavers, rated-game integrity
     "frontend",
 ]
 
@@ -290,6 +291,10 @@ CELERY_BEAT_SCHEDULE.update(_RANKING_BEAT)
 from games.audit.schedule import BEAT_SCHEDULE as _AUDIT_BEAT  # noqa: E402
 
 CELERY_BEAT_SCHEDULE.update(_AUDIT_BEAT)  # a signed checkpoint of every match's head (AUDIT_CHECKPOINT_SECONDS)
+
+from games.fairplay.schedule import BEAT_SCHEDULE as _FAIRPLAY_BEAT  # noqa: E402
+
+CELERY_BEAT_SCHEDULE.update(_FAIRPLAY_BEAT)
 # The bot that plays a forfeited seat of a 3-4 player match for the rest of it.
 CAIRN_REPLACEMENT_BOT = os.environ.get("REPLACEMENT_BOT", "easy")
 # Match aggregates each process keeps (games/snapshots.py, an LRU; 0 turns the cache off).
@@ -348,6 +353,12 @@ def env_spectator_delay(name: str, default: str) -> str:
 CAIRN_SPECTATOR_DELAY = env_spectator_delay("SPECTATOR_DELAY", f"{env_int('SPECTATOR_DELAY_MOVES', 0)} moves")
 # A spectator socket that never said goodbye (a killed process) stops counting after this long.
 CAIRN_SPECTATOR_TTL_SECONDS = env_int("SPECTATOR_TTL_SECONDS", 6 * 3600)
+# Fair play (games/fairplay): a player's socket that stops refreshing counts as gone after this long;
+# the leaver grace period (games.fairplay.leavers.grace_seconds) is multiplied by LEAVER_GRACE_FACTOR;
+# a queue entry ends this long after its person's last page closed.
+CAIRN_PRESENCE_TTL_SECONDS = env_int("PRESENCE_TTL_SECONDS", 60)
+CAIRN_LEAVER_GRACE_FACTOR = float(os.environ.get("LEAVER_GRACE_FACTOR", "1"))
+CAIRN_QUEUE_LEAVE_GRACE_SECONDS = env_int("QUEUE_LEAVE_GRACE_SECONDS", 15)
 
 
 def _email_settings(url: str) -> dict:

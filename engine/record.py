@@ -127,6 +127,25 @@ def match_result(state: State, forfeits: list[int] | tuple[int, ...] = ()) -> di
             "ranking": [places[seat] for seat in range(state.players)], "forfeits": forfeits}
 
 
+def taken_back(log: list[Any]) -> set[int]:
+    """The seqs a log's ``takeback`` events undo: from each one's ``from`` up to the takeback itself."""
+    undone: set[int] = set()
+    for item in log:
+        payload = item.get("payload") if isinstance(item, dict) else None
+        if item.get("type") == "takeback" and isinstance(payload, dict) and isinstance(payload.get("from"), int):
+            undone.update(range(payload["from"], item["seq"]))
+    return undone
+
+
+def drawn_result(state: State) -> dict[str, Any]:
+    """The result of a match drawn by claim (an opponent left): every seat shares first place."""
+    try:
+        scores = state.scores()
+    except Exception:  # noqa: BLE001 - a game may not score an unfinished state
+        scores = None
+    return {"scores": scores, "winners": list(range(state.players)), "ranking": [0] * state.players, "drawn": True}
+
+
 class _AuditFailure(Exception):
     def __init__(self, index: int | None, message: str) -> None:
         super().__init__(message)
@@ -148,6 +167,7 @@ def _check_log(record: dict[str, Any], seed: bytes, events: list[Any], seqs: lis
     entries: list[Any] = []
     entry_seqs: list[int] = []
     forfeits: list[int] = []
+    drawn = False
     aborted = False
     final: dict[str, Any] | None = None
     contributions = _Contributions(record.get("format") == FORMAT_V3)
@@ -179,7 +199,14 @@ def _check_log(record: dict[str, Any], seed: bytes, events: list[Any], seqs: lis
         if item["type"] in ENGINE_TYPES:
             entries.append(payload)
             entry_seqs.append(position)
-        elif item["type"] in ("resigned", "timed_out") and isinstance(payload, dict):
+        elif item["type"] == "claimed" and isinstance(payload, dict):  # a claim against a leaver
+            if payload.get("result") == "draw":
+                drawn = True
+            elif isinstance(payload.get("absent"), int) and not isinstance(payload.get("absent"), bool):
+                forfeits.append(payload["absent"])
+            else:
+                raise _AuditFailure(None, f"event {position}: a claimed event names no absent seat")
+        elif item["type"] in ("resigned", "timed_out", "abandoned") and isinstance(payload, dict):
             seat = payload.get("seat")
             if not isinstance(seat, int) or isinstance(seat, bool):
                 raise _AuditFailure(None, f"event {position}: a {item['type']} event names no seat")
@@ -192,12 +219,15 @@ def _check_log(record: dict[str, Any], seed: bytes, events: list[Any], seqs: lis
             final = payload if isinstance(payload, dict) else {}
     if final is None:
         raise _AuditFailure(None, "the log has no final event: the match has not ended")
+    undone = taken_back(log)  # a takeback's entries are in the log, not in the record's replay
+    entries = [entry for entry, seq in zip(entries, entry_seqs) if seq not in undone]
+    entry_seqs = [seq for seq in entry_seqs if seq not in undone]
     if entries != events or entry_seqs != seqs:
         raise _AuditFailure(None, "'events' and 'seqs' are not the log's chance and action events")
     if final.get("seed") != seed.hex():
         raise _AuditFailure(None, "the final event does not reveal the record's seed")
-    return {"forfeits": forfeits, "aborted": aborted, "final": final, "last_hash": prev_hash, "heads": heads,
-            "contributions": contributions.check(record)}
+    return {"forfeits": forfeits, "aborted": aborted, "drawn": drawn, "final": final, "last_hash": prev_hash,
+            "heads": heads, "contributions": contributions.check(record)}
 
 
 class _Contributions:
@@ -333,6 +363,8 @@ def audit(record: Any, receipts: list[Any] | None = None, keys: dict[str, bytes]
     if facts is not None:
         if facts["aborted"]:
             replayed = None
+        elif facts["drawn"]:
+            replayed = drawn_result(state)
         elif not facts["forfeits"] and not state.is_terminal():
             return fail(None, "the final event comes before the game has ended")
         else:

@@ -61,6 +61,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
     reveal: asyncio.TimerHandle | None = None
     shown: int | None = None  # the seq the last pushed fragment showed (behind the live one for a delayed spectator)
     reveal_task: asyncio.Task | None = None
+    presence: bool = False
+    seat: int | None = None  # the viewer's seat (a player), whose presence this socket keeps (games.fairplay)
+    alive: asyncio.Task | None = None
 
     async def dispatch(self, message: dict) -> None:
         """As Channels' own, without its ``aclose_old_connections()`` before every message: a trip to a
@@ -85,6 +88,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         # The page's own id (``?client=``): the answer to its own move is its
         # HTTP response, so that move's push is not sent to it again.
         self.client = query.get("client", "")[:64]
+        # ``?presence=1``: the page draws the players' presence panel, so it is sent its pushes (games.fairplay).
+        self.presence = query.get("presence") == "1"
         self.group = group_name(self.match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         # Pub/Sub drops what is published while Redis is away, silently: catch up when it is back.
@@ -97,7 +102,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self.push()
         # The spectator count (issue 16): after the catch-up push, so that many sockets
         # connecting at once are not queued behind each other's count updates.
-        await fanout.in_pool(table.socket_opened, self.match_id, self.channel_name, self.user)
+        self.seat = await fanout.in_pool(
+            table.socket_opened, self.match_id, self.channel_name, self.user, self.presence)
+        if self.seat is not None:
+            self.alive = asyncio.ensure_future(self.keep_alive())
 
     async def disconnect(self, code: int) -> None:
         layerwatch.unwatch(self)
@@ -106,9 +114,19 @@ class MatchConsumer(AsyncWebsocketConsumer):
             self.counted = False
         if self.reveal is not None:
             self.reveal.cancel()
+        if self.alive is not None:
+            self.alive.cancel()
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            await fanout.in_pool(table.socket_closed, self.match_id, self.channel_name, self.user)
+            await fanout.in_pool(table.socket_closed, self.match_id, self.channel_name, self.user, self.seat)
+
+    async def keep_alive(self) -> None:
+        """A player's socket refreshes its seat's presence while open (it expires otherwise)."""
+        from games.fairplay.presence import refresh_every
+
+        while True:
+            await asyncio.sleep(refresh_every())
+            await fanout.in_pool(table.socket_alive, self.match_id, self.channel_name, self.seat)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Clients send nothing that matters; a message is answered with a fresh fragment."""
@@ -116,7 +134,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def table_message(self, event: dict) -> None:
         """Chat, rematch offers, the spectator count (games.table): rendered for this connection's user."""
-        if not ours(event):
+        if not ours(event) or (event.get("kind") == "presence" and not self.presence):
             return
         html = await fanout.in_pool(table.render_push, event, self.user, self.match_id)
         if html:

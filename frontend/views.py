@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from typing import Any
 
@@ -188,13 +189,11 @@ AUDIT_LIVE_TEXT = {
 @require_GET
 def verify_page(request: HttpRequest, match_id: int) -> HttpResponse:
     """The audit of a match, for people: each check of ``games.verify`` explained, and how to repeat it."""
-    from games.verify import verify_match
-
     try:
         match = _get_match(match_id)
     except DomainError as exc:
         return render(request, "frontend/error.html", {"message": exc.message}, status=exc.status)
-    verdict = verify_match(match)
+    verdict = selectors.verdict_for(match, request.user)  # a delayed spectator: up to the seq shown
     # The checks run event by event, so a failure stops them all there: the others are
     # "stopped" (they held for the events before it), not "passed".
     live = match.status != Match.Status.FINISHED
@@ -257,6 +256,7 @@ def submit_move(request: HttpRequest, match_id: int) -> HttpResponse:
     The status code says what happened (201 accepted; 400, 403, 404, 409 as
     in the API); htmx is configured to swap 4xx answers so the message shows.
     """
+    started = time.perf_counter()
     if not request.user.is_authenticated:
         return _move_answer(request, None, "Log in to play.", 403)
     try:
@@ -271,7 +271,8 @@ def submit_move(request: HttpRequest, match_id: int) -> HttpResponse:
         action = _action_from_post(request, match)
         # The answer carries the fragment, so this page's socket is spared the same one (notify.from_origin).
         with notify.from_origin(request.headers.get("X-Cairn-Client") if _is_htmx(request) else None):
-            services.submit_action(match_id=match.pk, user=request.user, action=action, expected_seq=expected_seq)
+            services.submit_action(match_id=match.pk, user=request.user, action=action, expected_seq=expected_seq,
+                                   lag_ms=_lag_ms(request))
     except presenters.FormError as exc:
         return _move_answer(request, match, str(exc), 400)
     except DomainError as exc:
@@ -280,7 +281,19 @@ def submit_move(request: HttpRequest, match_id: int) -> HttpResponse:
             message = f"{message} The board below shows the current position."
         return _move_answer(request, match, message, exc.status)
     match.refresh_from_db()
-    return _move_answer(request, match, None, 201)
+    answer = _move_answer(request, match, None, 201)
+    # The page measures its move's round trip less this (lag.js) and sends it with its next move.
+    answer["X-Cairn-Server-Ms"] = str(round((time.perf_counter() - started) * 1000))
+    return answer
+
+
+def _lag_ms(request: HttpRequest) -> int | None:
+    """The lag the page measured on its last move (``X-Cairn-Lag``, ms); a bad value is ignored."""
+    try:
+        lag = int(request.headers.get("X-Cairn-Lag", ""))
+    except ValueError:
+        return None
+    return lag if 0 <= lag <= 10_000 else None
 
 
 def _move_answer(request: HttpRequest, match: Match | None, error: str | None, status: int) -> HttpResponse:

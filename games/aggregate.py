@@ -42,7 +42,7 @@ from engine import (
 )
 from engine.fair import CHANCE_SEED_CONSTRUCTION, chance_rng, chance_seed
 from engine.games.mountainhome.notation import ACTION_FIELDS as MOUNTAINHOME_ACTION_FIELDS
-from engine.record import match_result
+from engine.record import drawn_result, match_result
 
 from .errors import BadRequest, Conflict, Forbidden, excerpt
 from .clocks import ClockFold
@@ -65,6 +65,12 @@ def result_of(state: State, forfeits: list[int] | tuple[int, ...] = ()) -> dict[
 # moved once) ends it with no result.  The final ``finished`` event carries ``ending``.
 
 MATCH_ENDING_TYPES = ("resigned", "timed_out", "seat_replaced", "aborted")
+# Fair play (games.fairplay): ``claimed`` {"seat", "absent", "result": "win"|"draw", "grace"} ends a 2-player
+# match whose opponent left (a win makes the absent seat a forfeit); ``abandoned`` {"seat", "grace"} is the
+# forfeit of a 3-4 player seat whose person left, followed by ``seat_replaced`` as for a resignation.
+LEAVER_TYPES = ("claimed", "abandoned")
+# ``takeback`` {"seat", "from", "accepted_by"}: the engine events from seq ``from`` on are taken back (nothing is
+# removed: the state becomes the replay of the events before ``from``); games.fairplay.takebacks decides when.
 
 
 def forfeit_result(state: State, forfeits: list[int]) -> dict[str, Any]:
@@ -109,7 +115,7 @@ class MatchAggregate:
                  "started", "finished", "result", "pending", "engine_events",
                  "rated", "time_control", "moved", "forfeits", "replaced", "ending",
                  "clock", "unstamped", "redacts", "redactions", "newest", "dice", "contributions",
-                 "last_time")
+                 "last_time", "drawn", "applied", "barrier")
 
     def __init__(self, match_id: int, game_id: str, players: int, options: Mapping[str, Any]) -> None:
         self.match_id = match_id
@@ -131,6 +137,10 @@ class MatchAggregate:
         self.forfeits: list[int] = []
         self.replaced: dict[int, str] = {}
         self.ending = ""
+        self.drawn = False  # ended by a claimed draw
+        # takebacks: the engine events in effect, (seq, payload), and the newest event nothing is taken back across
+        self.applied: list[tuple[int, Any]] = []
+        self.barrier = 0
         # the clocks of a timed match (from its created event), fed each event's timestamp
         self.clock: ClockFold | None = None
         # events folded by a command, not yet stored: (type, payload, to_move_after) until stamped
@@ -210,6 +220,7 @@ class MatchAggregate:
         other.clock = self.clock.clone() if self.clock is not None else None
         other.redactions = dict(self.redactions)  # the per-event maps are never changed once made
         other.contributions = dict(self.contributions)
+        other.applied = list(self.applied)
         return other
 
     def stamp(self, timestamps: Iterable[Any]) -> None:
@@ -231,8 +242,13 @@ class MatchAggregate:
                 self._redact(payload, seq)
             self.state.apply_event(payload)  # the checked path: a replay re-validates every event
             self.engine_events += 1
+            self.applied.append((seq, payload))
             if type_ == "action":
                 self.moved.add(payload["player"])
+            else:
+                self.barrier = seq  # a chance event: never taken back
+        elif type_ == "takeback":
+            self._take_back(payload["from"])
         elif type_ == "started":
             self.started = True
         elif type_ == "finished":
@@ -250,10 +266,17 @@ class MatchAggregate:
             self.time_control = payload.get("time_control")
             if self.time_control:
                 self.clock = ClockFold(self.time_control, self.players)
-        elif type_ in ("resigned", "timed_out"):
+        elif type_ in ("resigned", "timed_out", "abandoned"):
             self.forfeits.append(payload["seat"])
+            self.barrier = seq
+        elif type_ == "claimed":
+            if payload["result"] == "win":
+                self.forfeits.append(payload["absent"])
+            else:
+                self.drawn = True
         elif type_ == "seat_replaced":
             self.replaced[payload["seat"]] = payload["bot"]
+            self.barrier = seq
         if self.clock is not None or timestamp is None:
             state = self.state
             to_move_after = () if state.is_terminal() else tuple(state.to_move())
@@ -261,6 +284,15 @@ class MatchAggregate:
                 self.unstamped.append((type_, payload, to_move_after))
             elif self.clock is not None:
                 self.clock.feed(type_, payload, timestamp, to_move_after)
+
+    def _take_back(self, start: int) -> None:
+        """The state without the engine events from seq ``start`` on: the replay of those before it."""
+        kept = [(seq, payload) for seq, payload in self.applied if seq < start]
+        state = self.game.new_initial_state(self.players, self.options)
+        for _, payload in kept:
+            state.apply_event(payload)
+        self.state, self.applied, self.engine_events = state, kept, len(kept)
+        self.moved = {payload["player"] for _, payload in kept if "player" in payload}
 
     def _redact(self, payload: dict[str, Any], seq: int) -> None:
         """How each viewer (every seat, and ``None``, a spectator) may see this entry, where it differs."""
@@ -325,8 +357,12 @@ class MatchAggregate:
         self._record("started", {"players": self.players}, SYSTEM)
         self._advance(seed)
 
-    def act(self, seat: int, action: Any, seed: bytes, actor: str) -> None:
-        """A player's action, then every chance event it leads to, then the end if reached."""
+    def act(self, seat: int, action: Any, seed: bytes, actor: str, *, lag: float = 0.0) -> None:
+        """A player's action, then every chance event it leads to, then the end if reached.
+
+        ``lag``: the seconds the mover's network took (measured by their page); on a real-time clock the
+        part :meth:`games.clocks.ClockFold.lag_credit_for` allows is credited back by a ``lag_credit``
+        event ``{"seat", "seconds"}`` right after the action."""
         if not self.started:
             raise Conflict(f"match {self.match_id} has not started yet", code="match_not_started")
         if self.finished:
@@ -350,6 +386,9 @@ class MatchAggregate:
             raise BadRequest(f"malformed action {excerpt(action)}: {exc}", code="malformed_action") from None
         payload = {"player": seat, "action": self.state.action_to_json(seat, decoded)}
         self._record("action", payload, actor)
+        credit = self.clock.lag_credit_for(seat, lag) if self.clock is not None and lag > 0 else 0.0
+        if credit > 0:
+            self._record("lag_credit", {"seat": seat, "seconds": credit}, SYSTEM)
         self._advance(seed)
 
     def _advance(self, seed: bytes) -> None:
@@ -397,6 +436,25 @@ class MatchAggregate:
             self._record("finished", {"result": result, "seed": seed.hex(), "ending": ending}, SYSTEM)
             return
         self._record("seat_replaced", {"seat": seat, "bot": bot}, SYSTEM)
+
+    def claim(self, seat: int, absent: int, result: str, grace: int, seed: bytes, actor: str) -> None:
+        """``seat`` claims the win or a draw because ``absent`` left (the service checked the absence)."""
+        self._check_live(seat)
+        self._check_live(absent)
+        self._record("claimed", {"seat": seat, "absent": absent, "result": result, "grace": grace}, actor)
+        final = result_of(self.state, self.forfeits) if result == "win" else drawn_result(self.state)
+        self._record("finished", {"result": final, "seed": seed.hex(), "ending": f"claimed_{result}"}, SYSTEM)
+
+    def abandon(self, seat: int, grace: int, seed: bytes, *, bot: str) -> None:
+        """``seat``'s person left a 3-4 player match (the service checked it): a forfeit, a bot plays on."""
+        self._check_live(seat)
+        self._record("abandoned", {"seat": seat, "grace": grace}, SYSTEM)
+        self._after_forfeit(seat, seed, bot, "abandoned")
+
+    def take_back(self, seat: int, start: int, actor: str, *, accepted_by: int | None) -> None:
+        """Take back the engine events from seq ``start`` on (games.fairplay.takebacks checked the rules)."""
+        self._check_live(seat)
+        self._record("takeback", {"seat": seat, "from": start, "accepted_by": accepted_by}, actor)
 
     @property
     def abortable(self) -> bool:

@@ -103,6 +103,10 @@ def describe_time_control(tc: dict[str, Any] | None) -> str:
     return f"{time_control_key(tc)} (minutes + seconds per move)"
 
 
+LAG_CAP = 0.5  # seconds of a move's measured lag credited back at most (real-time clocks)
+LAG_QUOTA = 5.0  # seconds credited to one seat over a whole match at most
+
+
 @dataclass
 class ClockFold:
     """The clocks of one match, fed its events one by one (``feed``) with who is to move after each."""
@@ -114,6 +118,7 @@ class ClockFold:
     no_clock: set[int] = field(default_factory=set)
     started: bool = False
     finished: bool = False
+    credited: dict[int, float] = field(default_factory=dict)  # lag credited back per seat (``lag_credit``)
 
     def __post_init__(self) -> None:
         base = float(self.time_control.get("base", 0)) if self.realtime else 0.0
@@ -123,7 +128,15 @@ class ClockFold:
         other = ClockFold(self.time_control, self.players, [], dict(self.running), set(self.no_clock),
                           self.started, self.finished)
         other.bank = list(self.bank)
+        other.credited = dict(self.credited)
         return other
+
+    def lag_credit_for(self, seat: int, lag_seconds: float) -> float:
+        """How much of a move's measured lag is credited back: at most :data:`LAG_CAP` a move and
+        :data:`LAG_QUOTA` a match per seat, on a real-time clock only (0 otherwise)."""
+        if not self.realtime or lag_seconds <= 0:
+            return 0.0
+        return round(max(0.0, min(lag_seconds, LAG_CAP, LAG_QUOTA - self.credited.get(seat, 0.0))), 3)
 
     @property
     def realtime(self) -> bool:
@@ -140,6 +153,11 @@ class ClockFold:
             if since is not None and self.realtime:
                 self.bank[seat] -= (timestamp - since).total_seconds()
                 self.bank[seat] += self.time_control["increment"]
+        elif type_ == "lag_credit":
+            seat = payload["seat"]
+            self.credited[seat] = round(self.credited.get(seat, 0.0) + payload["seconds"], 3)
+            if self.realtime:
+                self.bank[seat] += payload["seconds"]
         elif type_ in ("seat_replaced", "resigned", "timed_out"):
             self.no_clock.add(payload["seat"])
             self.running.pop(payload["seat"], None)

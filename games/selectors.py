@@ -12,7 +12,7 @@ from typing import Any
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 
 from engine import State, get_game
-from engine.record import FORMAT as RECORD_FORMAT, FORMAT_V3 as RECORD_FORMAT_V3, make_record
+from engine.record import FORMAT as RECORD_FORMAT, FORMAT_V3 as RECORD_FORMAT_V3, make_record, taken_back
 
 from . import db, projection, snapshots
 from .aggregate import MatchAggregate
@@ -151,6 +151,7 @@ def match_summary(match: Match, user: Any = None) -> dict[str, Any]:
         "created_at": match.created_at.isoformat(),
         "updated_at": match.updated_at.isoformat(),
         "result": match.result,
+        **as_shown(match, user),
     }
 
 
@@ -187,10 +188,18 @@ def match_view(match: Match, user: Any, *, aggregate: MatchAggregate | None = No
         "seed": match.seed if finished else None,
         "created_by": match.created_by.username if match.created_by_id else None,
         "created_at": match.created_at.isoformat(),
-        "updated_at": match.updated_at.isoformat(),
+        "updated_at": _updated_at(match, aggregate.seq).isoformat(),
         # the server's signature over the head this view shows (docs/AUDIT.md): keep it to prove it later
         "receipt": head_receipt(match, aggregate),
     }
+
+
+def _updated_at(match: Match, seq: int) -> Any:
+    """When the position at ``seq`` was reached: the row's time, or, for a position behind it (a spectator
+    shown the match behind), that event's, so the answer never tells when the newest move was made."""
+    if seq >= match.seq:
+        return match.updated_at
+    return Event.objects.filter(match=match, seq=seq).values_list("timestamp", flat=True).first() or match.updated_at
 
 
 def match_view_at(match: Match, user: Any, seq: int) -> dict[str, Any]:
@@ -304,15 +313,17 @@ def record(match: Match, user: Any) -> dict[str, Any]:
     finished = aggregate.finished
     # a match whose seats contributed to its dice is a cairn-record/3: the construction and the contributions
     dice = {"chance_seed": aggregate.dice, "contributions": aggregate.contributions_json()} if aggregate.dice else {}
+    undone = taken_back(events)  # taken-back entries stay in the log, out of the replay
+    entries = [item for item in events if item["seq"] not in undone]
     return make_record(
         match.game_id,
         match.players,
         match.options,
-        projection.record_events(events),
+        projection.record_events(entries),
         format=RECORD_FORMAT_V3 if aggregate.dice else RECORD_FORMAT,
         # each entry's event number in the match: the chance outcome of event n is drawn from (seed, n),
         # so `python -m engine audit` can check the dice once the seed is revealed
-        seqs=projection.record_seqs(events),
+        seqs=projection.record_seqs(entries),
         match=match.pk,
         status=aggregate.status,
         seats=[seat_json(seat) for seat in seats_of(match)],
@@ -447,3 +458,42 @@ def delayed_aggregate(match: Match, user: Any, *, seq: int | None = None, shown:
     if shown >= current:
         return None
     return load_aggregate(match, load_fold_rows(match.pk, until=shown))
+
+
+def spectator_position(match: Match, user: Any = None) -> tuple[int, Any] | None:
+    """For a viewer shown ``match`` behind (:func:`delayed_aggregate`): the seq they are shown and the
+    time of that event; None for everyone who sees it live."""
+    if spectator_delay(match) is None or seat_of(match, user) is not None:
+        return None
+    shown = spectator_seq(match)
+    if shown >= match.seq:
+        return None
+    return shown, Event.objects.filter(match=match, seq=shown).values_list("timestamp", flat=True).first()
+
+
+def as_shown(match: Match, user: Any = None) -> dict[str, Any]:
+    """A list row's live fields (seq, whose turn, last change) as a spectator shown ``match`` behind sees
+    them; nothing to change for everyone else."""
+    position = spectator_position(match, user)
+    if position is None:
+        return {}
+    shown, at = position
+    state = load_aggregate(match, load_fold_rows(match.pk, until=shown)).state
+    return {"seq": shown, "to_move": [] if state.is_terminal() else list(state.to_move()),
+            "updated_at": at.isoformat() if at else None}
+
+
+def verdict_for(match: Match, user: Any) -> Any:
+    """:func:`games.verify.verify_match` as ``user`` may see it: a spectator shown the match behind learns
+    the events up to the seq shown, never how many there are."""
+    from .verify import verify_match
+
+    verdict = verify_match(match)
+    position = spectator_position(match, user)
+    if position is None:
+        return verdict
+    shown = position[0]
+    verdict.events = min(verdict.events, shown)
+    if verdict.failed_seq is not None and verdict.failed_seq > shown:  # a failure past what they may see
+        verdict.ok, verdict.failed_seq, verdict.check, verdict.message = True, None, None, ""
+    return verdict

@@ -329,7 +329,7 @@ def _check_expected_seq(expected_seq: Any) -> int:
     return expected_seq
 
 
-def _act(match_id: Any, *, seat_for: Any, action: Any, expected_seq: int, actor: str) -> int:
+def _act(match_id: Any, *, seat_for: Any, action: Any, expected_seq: int, actor: str, lag: float = 0.0) -> int:
     with store.appending(match_id):
         match, seats = selectors.get_match_for_write(match_id)
         if match.status == Match.Status.FINISHED:
@@ -348,21 +348,26 @@ def _act(match_id: Any, *, seat_for: Any, action: Any, expected_seq: int, actor:
             )
         seat = seat_for(aggregate, seats)
         prev_hash = aggregate.last_hash
-        aggregate.act(seat, action, bytes.fromhex(match.seed), actor)
+        aggregate.act(seat, action, bytes.fromhex(match.seed), actor, lag=lag)
         _save(match, aggregate, seats, expected_seq=expected_seq, prev_hash=prev_hash)
         transaction.on_commit(metrics.MOVES.labels(match.game_id).inc, using=db.alias())
         return match.seq
 
 
-def submit_action(*, match_id: Any, user: Any, action: Any, expected_seq: Any) -> int:
+def submit_action(*, match_id: Any, user: Any, action: Any, expected_seq: Any, lag_ms: Any = None) -> int:
     """Play ``action`` (record notation) for ``user``'s seat; the new last ``seq``.
 
     400 for an illegal or malformed action, 403 when ``user`` holds no seat or
     it is not their turn, 404 for an unknown match, 409 for a stale
-    ``expected_seq`` (or a match that is over or not started).
+    ``expected_seq`` (or a match that is over or not started).  ``lag_ms``: the
+    network lag the mover's page measured (0 to 10000), credited back in part on
+    a real-time clock (docs/RANKING.md, "Lag compensation"); 400 ``bad_lag`` otherwise.
     """
     _require_user(user)
     expected = _check_expected_seq(expected_seq)
+    if lag_ms is not None and (type(lag_ms) is not int or not 0 <= lag_ms <= 10_000):
+        raise BadRequest(f"'lag_ms' must be a whole number of milliseconds from 0 to 10000, not {excerpt(lag_ms)}",
+                         code="bad_lag")
 
     def seat_for(aggregate: MatchAggregate, seats: list[Seat]) -> int:
         mine = [seat.index for seat in seats if seat.user_id == user.pk]
@@ -377,7 +382,8 @@ def submit_action(*, match_id: Any, user: Any, action: Any, expected_seq: Any) -
         raise Forbidden(f"not your turn: it is {movers} to move, and you hold seat {mine[0]}", code="not_your_turn")
 
     try:
-        return _act(match_id, seat_for=seat_for, action=action, expected_seq=expected, actor=user_actor(user))
+        return _act(match_id, seat_for=seat_for, action=action, expected_seq=expected, actor=user_actor(user),
+                    lag=(lag_ms or 0) / 1000)
     except _ClockRanOut as exc:
         # The move is refused and the time-out recorded now, whether or not a timeout task has run
         # (workers down, a lost ETA task): a clock is decided by the events' times, not by when it is checked.

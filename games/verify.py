@@ -26,6 +26,14 @@ clocks rebuilt from the event times; ``seat_replaced`` follows that seat's
 forfeit and a replaced seat's later actions are the bot's; ``aborted`` comes
 before every seat has moved once; and the final event's result is the
 forfeit ranking (or none for an abort).
+
+Fair play adds ``lag_credit`` (:func:`_verify_lag_credit`: right after its seat's action, on a
+real-time clock, within the per-move cap and the match's quota); ``takeback``
+(:func:`_verify_takeback`: once the undone events were checked like any others, the state is
+restored from before the first of them); and ``claimed`` and ``abandoned`` (:func:`_verify_leaver`):
+a real-time match, live seats, a claim by a player of a 2-player match, an abandonment by the server
+in a 3-4 player one, and the absent seat's last action (or the start) at least the recorded grace
+period before the event.
 """
 
 from __future__ import annotations
@@ -37,7 +45,7 @@ from engine import EngineError, get_game
 from engine.chain import CHAIN_VERSIONS
 from engine.fair import CHANCE_SEED_CONSTRUCTION, chance_rng, chance_seed, commitment
 
-from .aggregate import result_of
+from .aggregate import LEAVER_TYPES, result_of
 from .models import Match
 from .store import GENESIS_HASH, load_rows, row_hash
 
@@ -107,7 +115,11 @@ def _verify(match: Match) -> int:
     dice = ""  # the chance seed's construction the created event names ("" before contributions)
     contributions: dict[int, bytes] = {}
     dice_key = seed
+    drawn = False  # a claimed draw (fair play)
     clock = ClockFold(match.time_control, match.players) if match.time_control else None
+    takebacks = {row.payload.get("from"): row.seq for row in rows
+                 if row.type == "takeback" and isinstance(row.payload, dict)}
+    saved: dict[int, Any] = {}  # the state before each run of taken-back events
     for expected_seq, row in enumerate(rows, start=1):
         seq = row.seq
         if seq != expected_seq:
@@ -122,6 +134,8 @@ def _verify(match: Match) -> int:
         if finished_at is not None:
             raise _Failure(seq, "result", f"an event follows the final event {finished_at}")
         payload = row.payload
+        if row.seq in takebacks:
+            saved[row.seq] = (state.clone(), set(moved))
         if row.type == "created":
             if not isinstance(payload, dict) or payload.get("commitment") != match.commitment:
                 raise _Failure(seq, "seed_commitment", "the created event does not carry the match's commitment")
@@ -172,10 +186,20 @@ def _verify(match: Match) -> int:
             if seat not in forfeits or seat in replaced:
                 raise _Failure(seq, "endings", f"seat {seat!r} handed to a bot without forfeiting first")
             replaced.add(seat)
+        elif row.type == "takeback":
+            _verify_takeback(row, rows, match, state)
+            state, moved = saved.pop(payload["from"])
+        elif row.type == "lag_credit":
+            _verify_lag_credit(row, rows[seq - 2] if seq > 1 else None, clock)
+        elif row.type in LEAVER_TYPES:
+            drawn = _verify_leaver(row, rows[: seq - 1], state, forfeits, match) or drawn
         elif row.type == "aborted":
             if len(moved) >= match.players or state.is_terminal():
                 raise _Failure(seq, "endings", "an abort after every seat has moved")
             aborted = True
+        elif row.type == "finished" and drawn:
+            finished_at = seq
+            _verify_drawn_end(seq, payload, state, match)
         elif row.type == "finished" and (aborted or forfeits):
             finished_at = seq
             _verify_forfeit_end(seq, payload, state, forfeits, aborted, match)
@@ -253,3 +277,95 @@ def _verify_forfeit_end(seq: int, payload: Any, state: Any, forfeits: list[int],
         raise _Failure(seq, "result", f"stored result {payload.get('result')!r} is not the replayed {replayed!r}")
     if match.result != replayed:
         raise _Failure(seq, "result", f"the match's result {match.result!r} is not the replayed {replayed!r}")
+
+
+def _verify_leaver(row: Any, before: list[Any], state: Any, forfeits: list[int], match: Match) -> bool:
+    """A ``claimed`` or ``abandoned`` event (fair play): a real-time match, live seats, and the absent
+    seat's last action (or the start) at least the recorded grace period before it.  A claimed win adds
+    the absent seat to ``forfeits``; True for a claimed draw."""
+    payload = row.payload if isinstance(row.payload, dict) else {}
+    seat, absent = payload.get("seat"), payload.get("absent", payload.get("seat"))
+    grace = payload.get("grace")
+    live = [s for s in range(match.players) if s not in forfeits]
+
+    def fail(message: str) -> _Failure:
+        return _Failure(row.seq, "endings", f"{row.type}: {message}")
+
+    if state.is_terminal() or seat not in live or absent not in live:
+        raise fail(f"seat {seat!r} or {absent!r} is not a live seat of a running match")
+    if (match.time_control or {}).get("kind") != "realtime":
+        raise fail("only a match with a real-time clock ends for an absent player")
+    if type(grace) is not int or grace < 0:
+        raise fail(f"the grace period {grace!r} is not a whole number of seconds")
+    if row.type == "claimed":
+        if match.players != 2 or seat == absent or payload.get("result") not in ("win", "draw"):
+            raise fail("a claim is a win or a draw of one seat of a 2-player match against the other")
+        if not row.actor.startswith("user:"):
+            raise fail(f"a claim is made by a player, not {row.actor}")
+    elif match.players < 3 or row.actor != "system":
+        raise fail("a seat is handed to a bot for absence only in a 3-4 player match, by the server")
+    seen = [e.timestamp for e in before if e.type == "started"
+            or (e.type == "action" and isinstance(e.payload, dict) and e.payload.get("player") == absent)]
+    if not seen or (row.timestamp - max(seen)).total_seconds() < grace:
+        raise fail(f"seat {absent} acted less than {grace} s before it")
+    if row.type == "claimed" and payload["result"] == "draw":
+        return True
+    forfeits.append(absent)
+    return False
+
+
+def _verify_drawn_end(seq: int, payload: Any, state: Any, match: Match) -> None:
+    """The final event after a claimed draw: every seat shares first place, the seed revealed."""
+    from engine.record import drawn_result
+
+    revealed = payload.get("seed") if isinstance(payload, dict) else None
+    try:
+        revealed_ok = isinstance(revealed, str) and commitment(bytes.fromhex(revealed)) == match.commitment
+    except ValueError:
+        revealed_ok = False
+    if not revealed_ok:
+        raise _Failure(seq, "seed_commitment", "the revealed seed does not match the commitment")
+    replayed = drawn_result(state)
+    if payload.get("result") != replayed or match.result != replayed:
+        raise _Failure(seq, "result", f"stored result {payload.get('result')!r} is not the claimed draw {replayed!r}")
+
+
+def _verify_takeback(row: Any, rows: list[Any], match: Match, state: Any) -> None:
+    """A ``takeback``: a casual match of a game without hidden information; it undoes, from its asking seat's
+    own action on, nothing but that seat's and bots' actions (no chance, no other person's action, no
+    match-level event); a person's acceptance where another person plays."""
+    payload = row.payload if isinstance(row.payload, dict) else {}
+    seat, start, accepted_by = payload.get("seat"), payload.get("from"), payload.get("accepted_by")
+
+    def fail(message: str) -> _Failure:
+        return _Failure(row.seq, "endings", f"takeback: {message}")
+
+    if match.rated or not get_game(match.game_id).perfect_information or state.is_terminal():
+        raise fail("only a casual match of a game without hidden information, in play, has takebacks")
+    if type(start) is not int or not 0 < start < row.seq:
+        raise fail(f"it undoes from {start!r}, not an earlier event")
+    undone = rows[start - 1: row.seq - 1]
+    first = undone[0]
+    if first.type != "action" or not isinstance(first.payload, dict) or first.payload.get("player") != seat:
+        raise fail(f"event {start} is not an action of seat {seat!r}")
+    for event in undone[1:]:
+        if event.type in ("takeback", "lag_credit"):
+            continue
+        if event.type != "action" or (not event.actor.startswith("bot:") and event.payload.get("player") != seat):
+            raise fail(f"event {event.seq} ({event.type} by {event.actor}) is never taken back")
+    people = [s for s in match.seats.all() if s.index != seat and s.user_id and not s.is_bot]
+    if people and (type(accepted_by) is not int or accepted_by == seat or not row.actor.startswith("user:")):
+        raise fail("a takeback against a person needs that person's acceptance")
+
+
+def _verify_lag_credit(row: Any, before: Any, clock: Any) -> None:
+    """A ``lag_credit``: right after that seat's action, on a real-time clock, no more than the cap per
+    move and what is left of the seat's quota (:meth:`games.clocks.ClockFold.lag_credit_for`)."""
+    payload = row.payload if isinstance(row.payload, dict) else {}
+    seat, seconds = payload.get("seat"), payload.get("seconds")
+    if before is None or before.type != "action" or not isinstance(before.payload, dict) \
+            or before.payload.get("player") != seat:
+        raise _Failure(row.seq, "endings", f"lag_credit: it does not follow an action of seat {seat!r}")
+    if clock is None or not isinstance(seconds, (int, float)) or seconds <= 0 \
+            or clock.lag_credit_for(seat, float(seconds)) != seconds:
+        raise _Failure(row.seq, "endings", f"lag_credit: {seconds!r} s is more than the clock allows seat {seat!r}")

@@ -13,6 +13,7 @@ import json
 from asgiref.sync import async_to_sync
 from channels.generic.websocket import WebsocketConsumer
 
+from games.fairplay import sockets as presence
 from games.notify import ours, user_group
 
 
@@ -26,11 +27,14 @@ class UserConsumer(WebsocketConsumer):
             return
         self.group = user_group(user.pk)
         async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
+        self.user_id = user.pk
         self.accept()
+        presence.page_opened(user.pk, self.channel_name)
 
     def disconnect(self, code: int) -> None:
         if self.group:
             async_to_sync(self.channel_layer.group_discard)(self.group, self.channel_name)
+            presence.page_closed(self.user_id, self.channel_name)
 
     def user_message(self, event: dict) -> None:
         if not ours(event):

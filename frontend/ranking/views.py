@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET, require_POST
 from engine import all_games
 from games import services
 from games.errors import DomainError
+from games.fairplay import reliability
 from games.ranking import challenges, matchmaking, selectors
 from frontend.templatetags.ranking import lobby_context
 
@@ -126,7 +127,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     try:
         user = selectors.user_or_404(username)
         filters = {k: request.GET.get(k) or None for k in ("game", "rated", "result")}
-        history = selectors.match_history(user, **filters)
+        history = selectors.match_history(user, **filters, viewer=request.user)
     except DomainError as exc:
         return render(request, "frontend/error.html", {"message": exc.message}, status=exc.status)
     charts = selectors.history_of(user)
@@ -134,6 +135,9 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     return render(request, "frontend/ranking/profile.html", {
         "profile_user": user, "ratings": ratings, "history": history, "filters": filters,
         "games": [{"id": g.id, "name": g.name} for g in all_games()], "results": selectors.RESULTS,
+        "completion": reliability.completion(user),
+        # a wait before rated play is shown to its person only
+        "rated_wait": reliability.current_wait(user) if request.user.pk == user.pk else None,
     })
 
 

@@ -8,11 +8,12 @@ is templates only (autoescaped), marked for htmx's out-of-band swap:
 * ``chat``: the message appended to its channel's list, unless the viewer muted its author;
 * ``chat_hidden``: a message a moderator hid, deleted from the page;
 * ``chat_state``: the players' chat form (turned off or on);
-* ``rematch``: the result card's rematch panel, for this viewer.
+* ``rematch``: the result card's rematch panel, for this viewer;
+* ``presence``: the seats' presence panel and the claim buttons (frontend/fairplay.py), for this viewer.
 
-Socket bookkeeping for the spectator count: :func:`socket_opened` and
-:func:`socket_closed`, called by the match consumer when it joins and leaves
-its group.
+Socket bookkeeping for the spectator count and the players' presence (games.fairplay):
+:func:`socket_opened`, :func:`socket_alive` and :func:`socket_closed`, called by the match
+consumer when it joins its group, every few seconds while open, and when it leaves.
 """
 
 from __future__ import annotations
@@ -100,30 +101,63 @@ def render_push(event: dict[str, Any], user: Any, match_id: int | None = None) -
             return render_to_string("frontend/table/chat_form.html", {**chat_form_context(match, user), "oob": True})
         if kind == "rematch":
             return render_to_string("frontend/table/rematch.html", {**rematch_context(match, user), "oob": True})
+        if kind == "presence":  # news for everyone but the player whose own seat it is about
+            from .. import fairplay
+
+            if event.get("seat") is not None and seat_of(match, user) == event.get("seat"):
+                return None
+            return fairplay.render_presence(match, user, oob=True)
     except (DomainError, Match.DoesNotExist) as exc:
         log.info("table push %s for match %s not rendered: %s", kind, match_id, exc)
     return None
 
 
-def socket_opened(match_id: int, channel_name: str, user: Any) -> None:
+def socket_opened(match_id: int, channel_name: str, user: Any, presence_panel: bool = False) -> int | None:
     """A match socket joined its group: a spectator's counts; a player's marks the match attended
-    (the watch list, :func:`games.table.watch.in_play`).  (Pages read the count every few seconds,
-    ``/matches/<id>/spectators/``: a push to every socket per arrival would cost more.)"""
+    (the watch list, :func:`games.table.watch.in_play`) and its seat present (games.fairplay).
+    (Pages read the count every few seconds, ``/matches/<id>/spectators/``: a push to every socket
+    per arrival would cost more.)  ``presence_panel``: the page draws the presence panel (``?presence=1``),
+    so presence changes are pushed.  Returns the viewer's seat, or None for a spectator."""
+    from games.fairplay import sockets as presence
+
+    if presence_panel:
+        presence.watch_opened(match_id, channel_name)
+
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
-        return
+        return None
+    seat = seat_of(match, user)
     try:
-        if seat_of(match, user) is not None:
+        if seat is not None:
             watch.player_joined(match_id, channel_name)  # the watch list's "a player is here"
-            return
-        watch.spectator_joined(match_id, channel_name)
+        else:
+            watch.spectator_joined(match_id, channel_name)
     except Exception:  # noqa: BLE001 - Redis away: the count is decoration
         log.exception("could not count a spectator of match %s", match_id)
+    if seat is not None:
+        presence.seat_opened(match_id, seat, channel_name)
+    return seat
 
 
-def socket_closed(match_id: int, channel_name: str, user: Any) -> None:
+def socket_alive(match_id: int, channel_name: str, seat: int) -> None:
+    """A player's socket is still open (every few seconds): its seat stays present."""
+    from games.fairplay import sockets as presence
+
+    try:
+        watch.player_joined(match_id, channel_name)
+    except Exception:  # noqa: BLE001
+        log.exception("could not refresh a player of match %s", match_id)
+    presence.seat_alive(match_id, seat, channel_name)
+
+
+def socket_closed(match_id: int, channel_name: str, user: Any, seat: int | None = None) -> None:
+    from games.fairplay import sockets as presence
+
     try:
         watch.spectator_left(match_id, channel_name)
         watch.player_left(match_id, channel_name)
     except Exception:  # noqa: BLE001
         log.exception("could not uncount a spectator of match %s", match_id)
+    presence.watch_closed(match_id, channel_name)
+    if seat is not None:
+        presence.seat_closed(match_id, seat, channel_name)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -156,7 +157,8 @@ def help_page(request: HttpRequest, game_id: str) -> HttpResponse:
     except KeyError:
         raise Http404(f"There is no game {game_id!r}.") from None
     others = [g for g in game_help.game_cards() if g["id"] != game_id]
-    return render(request, "frontend/help/page.html", {"game": game, "others": others})
+    return render(request, "frontend/help/page.html", {"game": game, "others": others,
+                                                      "queue_grace": settings.CAIRN_QUEUE_LEAVE_GRACE_SECONDS})
 
 
 # ---------------------------------------------------------------- notification settings

@@ -21,6 +21,7 @@ from engine import all_games
 from games.errors import DomainError
 from games.models import Match
 from games import clocks
+from games.fairplay import reliability
 from games.ranking import challenges, matchmaking, selectors
 from games.ranking import services as ranked_services
 
@@ -58,7 +59,15 @@ def lobby_context(user: Any) -> dict[str, Any]:
         "challenges": challenges.of_user(user) if authenticated else {"sent": [], "received": []},
         "ratings": selectors.ratings_of(user) if authenticated else [],
         "bots": selectors.bots(),
+        "completion": reliability.completion(user)["shown"] if authenticated else None,
+        "rated_wait": reliability.current_wait(user) if authenticated else None,
     }
+
+
+@register.filter
+def completion(user: Any) -> str:
+    """A person's completion rate as shown beside their name ("92%", or "new")."""
+    return reliability.completion(user)["shown"] if user is not None else ""
 
 
 @register.inclusion_tag("frontend/ranking/lobby_panel.html", takes_context=True)

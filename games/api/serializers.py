@@ -51,6 +51,9 @@ class JoinSerializer(serializers.Serializer):
 class ActionSerializer(serializers.Serializer):
     action = serializers.JSONField(help_text="the action in the game's record notation")
     expected_seq = serializers.IntegerField(min_value=0, help_text="the match's seq you saw")
+    lag_ms = serializers.IntegerField(required=False, min_value=0, max_value=10_000,
+                                      help_text="your network lag on your last move (ms): part of it is credited "
+                                                "back on a real-time clock")
 
 
 class SeqSerializer(serializers.Serializer):

@@ -23,7 +23,6 @@ from ..ids import MAX_ID
 from ..models import Match
 from ..clocks import CASUAL_TIME_CONTROL
 from ..audit.receipts import head_receipt
-from ..verify import verify_match
 from .throttles import AccountLoginThrottle, ActionThrottle, CreateMatchThrottle, LoginThrottle, RegisterThrottle
 from .serializers import (
     ActionSerializer,
@@ -195,7 +194,8 @@ class ActionsView(APIView):
             raise BadRequest("the body must be {\"action\": {...}, \"expected_seq\": n}", code="malformed_action")
         expected = request.data.get("expected_seq")
         seq = services.submit_action(
-            match_id=match_id, user=request.user, action=request.data["action"], expected_seq=expected
+            match_id=match_id, user=request.user, action=request.data["action"], expected_seq=expected,
+            lag_ms=request.data.get("lag_ms"),
         )
         return Response({"seq": seq}, status=status.HTTP_201_CREATED)
 
@@ -246,4 +246,4 @@ class VerifyView(APIView):
     @extend_schema(responses={200: OpenApiTypes.OBJECT, 404: ERRORS[404]})
     def get(self, request: Request, match_id: int) -> Response:
         match = selectors.get_match(match_id)
-        return Response(verify_match(match).as_json())
+        return Response(selectors.verdict_for(match, request.user).as_json())

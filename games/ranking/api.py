@@ -138,7 +138,7 @@ class RankedMatchView(APIView):
                    summary="Rated or casual, time control, live clocks, seat ratings and rating changes")
     def get(self, request: Request, match_id: int) -> Response:
         match = match_selectors.get_match(match_id)
-        return Response(ranked_services.ranked_view(match))
+        return Response(ranked_services.ranked_view(match, user=request.user))
 
 
 class LaddersView(APIView):
@@ -164,7 +164,15 @@ class ProfileView(APIView):
     @extend_schema(responses={200: OpenApiTypes.OBJECT, 404: ERR[404]},
                    summary="A user's ratings per game and rating history")
     def get(self, request: Request, username: str) -> Response:
-        return Response(selectors.profile(selectors.user_or_404(username)))
+        from ..fairplay import reliability
+
+        user = selectors.user_or_404(username)
+        body = selectors.profile(user)
+        body["completion"] = reliability.completion(user)
+        if request.user.is_authenticated and request.user.pk == user.pk:  # a wait is shown to its person only
+            wait = reliability.current_wait(user)
+            body["rated_wait"] = wait.as_json() if wait else None
+        return Response(body)
 
 
 class HistoryView(APIView):
@@ -183,6 +191,7 @@ class HistoryView(APIView):
         user = selectors.user_or_404(username)
         q = request.query_params
         return Response({"user": user.username, "matches": selectors.match_history(
-            user, game=q.get("game") or None, rated=q.get("rated") or None, result=q.get("result") or None)})
+            user, game=q.get("game") or None, rated=q.get("rated") or None, result=q.get("result") or None,
+            viewer=request.user)})
 
 

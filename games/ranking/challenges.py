@@ -25,6 +25,7 @@ from .. import db, services
 from ..errors import BadRequest, Conflict, Forbidden, NotFound
 from .. import clocks, notify
 from ..accounts import sanctions
+from ..fairplay import reliability
 from .models import Challenge
 
 REALTIME_TTL = timedelta(minutes=10)
@@ -48,6 +49,7 @@ def create(
         raise BadRequest("you cannot challenge yourself", code="self_challenge")
     if rated is True:
         sanctions.check_may_play_rated(user)
+        reliability.check_may_play_rated(user)
     try:
         game = get_game(game_id) if isinstance(game_id, str) else None
     except KeyError:
@@ -101,6 +103,8 @@ def accept(*, challenge_id: Any, user: Any) -> Challenge:
         if challenge.rated:
             sanctions.check_may_play_rated(challenge.challenger)
             sanctions.check_may_play_rated(user)
+            reliability.check_may_play_rated(challenge.challenger)
+            reliability.check_may_play_rated(user)
         _check_pending(challenge, now)
         if challenge.status != Challenge.Status.PENDING:
             return challenge  # expired just now: committed as such, reported below
@@ -175,4 +179,7 @@ def as_json(challenge: Challenge) -> dict[str, Any]:
         "created_at": challenge.created_at.isoformat(),
         "expires_at": challenge.expires_at.isoformat(),
         "match": challenge.match_id,
+        # each side's completion rate (finished ÷ started over their last matches), beside their name
+        "completion": {"from": reliability.completion(challenge.challenger)["shown"],
+                       "to": reliability.completion(challenge.challenged)["shown"]},
     }

@@ -10,7 +10,8 @@
   (:func:`acceptable_gap`), so nobody waits forever while others are queued.
   Entries become ``matched`` in the same transaction that creates the match,
   so a player is never placed twice, and an entry is only ever left by being
-  matched or cancelled, so nobody is lost.
+  matched or cancelled, so nobody is lost.  The entry of a person whose last
+  page closed (games.fairplay.presence) is cancelled there instead of paired.
 * :func:`pair_all` runs every queue; a periodic Celery task calls it.
 
 Every matched player is told over their websocket (``user-<id>``) and goes to
@@ -34,6 +35,7 @@ from ..errors import BadRequest, Conflict, NotFound
 from ..models import Match
 from .. import clocks, notify
 from ..accounts import sanctions
+from ..fairplay import reliability
 from .models import QueueEntry, Rating
 from .ratings import START_DEVIATION, START_RATING
 
@@ -77,6 +79,7 @@ def join(*, user: Any, game_id: Any, players: Any, time_control: Any = None, rat
         raise BadRequest(f"'rated' must be true or false, not {rated!r}", code="bad_rated")
     if rated:
         sanctions.check_may_play_rated(user)  # a moderator's suspension: 403 with the reason and the end
+        reliability.check_may_play_rated(user)  # a wait after repeated aborts or walk-aways: 403 playban
     tc = clocks.normalize_time_control(time_control or clocks.DEFAULT_TIME_CONTROL)
     rating = Rating.objects.filter(user=user, game_id=game).first()
     try:
@@ -186,9 +189,26 @@ def pair_queue(*, game_id: str, players: int, tc_key: str, rated: bool, now: dat
         if len(entries) < players:
             return []
         now = now or timezone.now()
+        entries = _without_absent(entries, now)
         for group in choose_groups(entries, players, now):
             made.append(_start_match(group, rated=rated))
     return made
+
+
+def _without_absent(entries: list[QueueEntry], now: datetime) -> list[QueueEntry]:
+    """End the (locked) entries of people whose last page closed, since they joined, over the grace period
+    ago (games.fairplay.presence): nobody absent is paired.  The others, to pair."""
+    from django.conf import settings
+
+    from ..fairplay import presence
+
+    gone = presence.absent_since_joining([(e.user_id, e.joined_at.timestamp()) for e in entries],
+                                         settings.CAIRN_QUEUE_LEAVE_GRACE_SECONDS)
+    if not gone:
+        return entries
+    QueueEntry.objects.filter(pk__in=[e.pk for e in entries if e.user_id in gone]).update(
+        status=QueueEntry.Status.CANCELLED, ended_at=now)
+    return [e for e in entries if e.user_id not in gone]
 
 
 def _start_match(group: list[QueueEntry], *, rated: bool) -> Match:

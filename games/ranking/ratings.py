@@ -208,6 +208,24 @@ class RatedResult:
     at: datetime
 
 
+MIN_MOVES = 2  # a rated match in which some seat made fewer of its own moves changes no rating
+
+
+def too_short(match_id: int, players: int) -> bool:
+    """Did some seat make fewer than :data:`MIN_MOVES` moves of its own (a bot's in its place not counted)?
+
+    Read from the match's events, so the ladder rebuild decides the same way."""
+    from collections import Counter
+
+    from ..models import Event
+
+    made = Counter(
+        Event.objects.filter(match_id=match_id, type="action", actor__startswith="user:")
+        .values_list("payload__player", flat=True)
+    )
+    return any(made[seat] < MIN_MOVES for seat in range(players))
+
+
 def rated_result(match: Match, finished: Any, seats: Iterable[Seat]) -> RatedResult | None:
     """The input to the ladder from a match's final event, or None when it changes no rating."""
     if not match.rated or finished is None or finished.type != "finished":
@@ -217,6 +235,8 @@ def rated_result(match: Match, finished: Any, seats: Iterable[Seat]) -> RatedRes
         return None
     users = [seat.user_id for seat in sorted(seats, key=lambda s: s.index)]
     if None in users or len(set(users)) != len(users):  # every seat a different human account
+        return None
+    if too_short(match.pk, len(users)):
         return None
     return RatedResult(match.pk, match.game_id, users, list(payload["result"]["ranking"]), finished.timestamp)
 

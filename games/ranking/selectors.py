@@ -113,9 +113,14 @@ def result_for(match: Match, seat: int) -> str:
 
 
 def match_history(
-    user: Any, *, game: str | None = None, rated: str | None = None, result: str | None = None, limit: int = 50
+    user: Any, *, game: str | None = None, rated: str | None = None, result: str | None = None, limit: int = 50,
+    viewer: Any = None,
 ) -> list[dict[str, Any]]:
-    """The user's matches, newest first, filtered by game, rated (``true``/``false``) and result."""
+    """The user's matches, newest first, filtered by game, rated (``true``/``false``) and result.
+
+    ``viewer``: who asks.  A rated match in play that they watch behind (the spectator delay) shows the
+    time of the event they are shown as ``updated_at``, not its last move's."""
+    from ..selectors import spectator_position
     if rated not in (None, "", "true", "false"):
         raise BadRequest(f"rated must be true or false, not {rated!r}", code="bad_filter")
     if result not in (None, "", *RESULTS):
@@ -155,6 +160,9 @@ def match_history(
             "rating_shown": shown(change.rating_after) if change else None,
             "updated_at": match.updated_at.isoformat(),
         })
+        position = spectator_position(match, viewer)  # None for its players (the user among them)
+        if position is not None and position[1] is not None:
+            out[-1]["updated_at"] = position[1].isoformat()
         if len(out) >= limit:
             break
     return out

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import connections
@@ -12,7 +12,7 @@ from .. import clocks, db
 from .. import selectors as match_selectors
 from ..aggregate import MatchAggregate
 from ..errors import NotFound
-from ..models import Match, Seat
+from ..models import Event, Match, Seat
 from . import ratings
 from .models import Rating
 
@@ -53,8 +53,21 @@ def seat_ratings(match: Match, seats: list[Seat]) -> list[dict[str, Any]]:
     return shown
 
 
+def _shown_moment(match: Match, aggregate: MatchAggregate, now: datetime) -> datetime:
+    """The time the clocks of ``aggregate`` are shown at: now, unless it is a spectator's position behind
+    the live one: then N seconds ago for a delay in seconds, or the time of the position's last event for
+    a delay in moves (the clocks stand still there), so they tell nothing of the moves held back."""
+    delay = match_selectors.spectator_delay(match)
+    if delay is None or aggregate.seq >= match.seq:
+        return now
+    if delay[1] == "seconds":
+        return now - timedelta(seconds=delay[0])
+    at = Event.objects.filter(match=match, seq=aggregate.seq).values_list("timestamp", flat=True).first()
+    return at or now
+
+
 def ranked_view(
-    match: Match, *, now: datetime | None = None, aggregate: MatchAggregate | None = None
+    match: Match, *, now: datetime | None = None, aggregate: MatchAggregate | None = None, user: Any = None
 ) -> dict[str, Any]:
     """Rated/casual, time control, live clocks, seat ratings and rating changes of one match.
 
@@ -71,8 +84,9 @@ def ranked_view(
         seats = list(Seat.objects.select_related("user").filter(match=match).order_by("index"))
     if not seats:
         raise NotFound(f"no match {match.pk}", code="match_not_found")
-    if aggregate is None:
-        aggregate = match_selectors.load_aggregate(match)
+    if aggregate is None:  # a spectator shown the match behind gets that position (``user``: who asks)
+        aggregate = match_selectors.delayed_aggregate(match, user) or match_selectors.load_aggregate(match)
+    now = _shown_moment(match, aggregate, now)
     fold = aggregate.clock
     changes = [
         {"seat": c.seat, "user": c.user.username, "before": round(c.rating_before, 2),

@@ -146,10 +146,13 @@ def watch_list(*, game: str | None = None, kind: str | None = None, limit: int =
     """The watch page's rows: game, players, clock, moves so far and spectators (public facts only)."""
     from games.clocks import time_control_key
 
+    from games.selectors import spectator_position
+
     rows = in_play(list(live_matches(game=game, kind=kind)[: limit * 2]))[:limit]
     counts = spectator_counts([m.pk for m in rows])
     out = []
     for match in rows:
+        shown = spectator_position(match)  # a rated match's spectator delay: its seq and time as shown
         seats = sorted(match.seats.all(), key=lambda s: s.index)
         players = [
             {"seat": s.index, "name": s.user.username if s.user_id else _bot_name(s.bot_level),
@@ -164,9 +167,9 @@ def watch_list(*, game: str | None = None, kind: str | None = None, limit: int =
             **summary(match, players),
             "rated": match.rated,
             "time_control": time_control_key(match.time_control),
-            "seq": match.seq,
+            "seq": shown[0] if shown else match.seq,
             "spectators": counts.get(match.pk, 0),
-            "updated_at": match.updated_at.isoformat(),
+            "updated_at": (shown[1] if shown and shown[1] else match.updated_at).isoformat(),
         })
     return out
 

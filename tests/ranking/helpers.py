@@ -26,15 +26,24 @@ def move_once(match_id: int, users: list[Any], rng: random.Random) -> None:
 
 
 def everyone_moves_once(match_id: int, users: list[Any], seed: int = 0) -> None:
+    everyone_moves(match_id, users, times=1, seed=seed)
+
+
+def everyone_moves(match_id: int, users: list[Any], *, times: int = 2, seed: int = 0) -> None:
+    """Play random moves until every seat has made ``times`` moves (2: enough for a rated result)."""
+    from collections import Counter
+
     from games import selectors
+    from games.models import Event
 
     rng = random.Random(seed)
     for _ in range(400):
         aggregate = selectors.load_aggregate(selectors.get_match(match_id))
-        if len(aggregate.moved) >= aggregate.players or aggregate.finished:
+        made = Counter(Event.objects.filter(match_id=match_id, type="action").values_list("payload__player", flat=True))
+        if all(made[seat] >= times for seat in range(aggregate.players)) or aggregate.finished:
             return
         move_once(match_id, users, rng)
-    raise AssertionError("not every seat moved")
+    raise AssertionError(f"not every seat moved {times} times")
 
 
 def new_match(users: list[Any], *, rated: bool = True, time_control: Any = "5+10") -> Any:

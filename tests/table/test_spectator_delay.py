@@ -142,3 +142,48 @@ def test_the_setting_reads_moves_or_seconds(monkeypatch):
         env_spectator_delay("SPECTATOR_DELAY", "0 moves")
     monkeypatch.delenv("SPECTATOR_DELAY")
     assert env_spectator_delay("SPECTATOR_DELAY", "4 moves") == "4 moves"  # SPECTATOR_DELAY_MOVES, the old form
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("delay", ["2 moves", "30 seconds"])
+def test_no_route_a_spectator_can_reach_tells_how_far_the_live_match_has_got(delay, alice, bob, carol):
+    """The lists, the audit, the clocks and the match history, besides the board routes above: a spectator
+    (logged in, or not) meets only the delayed position; the players meet the live one."""
+    from django.test import Client
+
+    match = rated_match(alice, bob, 4)
+    live_at = match.updated_at.isoformat()
+    with override_settings(CAIRN_SPECTATOR_DELAY=delay):
+        shown = selectors.spectator_seq(match)
+        assert shown < match.seq
+        shown_at = match.events.get(seq=shown).timestamp
+        shown_to_move = list(selectors.load_aggregate(match, selectors.load_fold_rows(match.pk, until=shown))
+                             .state.to_move())
+        for spectator in (client_for(carol), Client()):
+            bodies = {}
+            for path in ("/api/matches/", "/api/matches/?status=active", f"/api/matches/{match.pk}/verify",
+                         f"/api/matches/{match.pk}/ranked", "/api/ranking/users/alice/matches/",
+                         f"/api/matches/{match.pk}/", f"/api/matches/{match.pk}/events", "/watch/",
+                         f"/api/matches/{match.pk}/record", f"/matches/{match.pk}/verify/",
+                         f"/matches/{match.pk}/", f"/matches/{match.pk}/replay/", f"/matches/{match.pk}/live/",
+                         f"/matches/{match.pk}/presence/", "/users/alice/", "/"):
+                response = spectator.get(path)
+                assert response.status_code == 200, path
+                bodies[path] = response.content.decode()
+                assert live_at not in bodies[path], f"{path} shows the time of the last move"
+            row = next(m for m in json.loads(bodies["/api/matches/?status=active"])["matches"] if m["id"] == match.pk)
+            assert (row["seq"], row["to_move"], row["updated_at"]) == (shown, shown_to_move, shown_at.isoformat())
+            assert json.loads(bodies[f"/api/matches/{match.pk}/verify"])["events"] == shown
+            assert f"over {shown} events" in bodies[f"/matches/{match.pk}/verify/"]
+            assert f"{shown} events" in bodies["/watch/"] and f"{match.seq} events" not in bodies["/watch/"]
+            clock = json.loads(bodies[f"/api/matches/{match.pk}/ranked"])["clock"]
+            assert [s["seat"] for s in clock["seats"] if s["running"]] == shown_to_move
+            assert clock["now"] <= (shown_at.isoformat() if delay == "2 moves" else live_at)
+            history = json.loads(bodies["/api/ranking/users/alice/matches/"])["matches"]
+            assert next(m for m in history if m["match"] == match.pk)["updated_at"] == shown_at.isoformat()
+        # The players see it live everywhere.
+        player = client_for(alice)
+        row = next(m for m in player.get("/api/matches/?status=active").json()["matches"] if m["id"] == match.pk)
+        assert row["seq"] == match.seq and row["updated_at"] == live_at
+        assert player.get(f"/api/matches/{match.pk}/verify").json()["events"] == match.seq
+        assert player.get("/api/ranking/users/alice/matches/").json()["matches"][0]["updated_at"] == live_at

@@ -8,7 +8,7 @@ from games.models import Match
 from games.ranking.models import Rating
 from tests.service.helpers import finish_quickly
 
-from tests.ranking.helpers import everyone_moves_once, new_match
+from tests.ranking.helpers import everyone_moves, new_match
 
 pytestmark = pytest.mark.django_db
 
@@ -60,7 +60,7 @@ def test_resign_abort_and_the_ranked_view(alice, bob, alice_api, bob_api, anon_a
     assert aborted.status_code == 200 and aborted.json()["status"] == "finished"
 
     match = new_match([alice, bob])
-    everyone_moves_once(match.pk, [alice, bob])
+    everyone_moves(match.pk, [alice, bob])
     assert alice_api.post(f"/api/matches/{match.pk}/abort").json()["error"]["code"] == "not_abortable"
     assert alice_api.post(f"/api/matches/{match.pk}/resign").json()["result"]["winners"] == [1]
     ranked = anon_api.get(f"/api/matches/{match.pk}/ranked").json()

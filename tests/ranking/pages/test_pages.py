@@ -11,7 +11,7 @@ from games.models import Match
 from games.ranking.models import QueueEntry, Rating
 from tests.service.helpers import finish_quickly
 
-from tests.ranking.helpers import everyone_moves_once, new_match
+from tests.ranking.helpers import everyone_moves, new_match
 
 pytestmark = pytest.mark.django_db
 
@@ -62,7 +62,7 @@ def test_the_match_page_shows_clocks_ratings_and_resign(alice, bob, carol):
     spectator = client_for(carol).get(f"/matches/{match.pk}/").content.decode()
     assert "rk-clock" in spectator and ">Resign</button>" not in spectator
 
-    everyone_moves_once(match.pk, [alice, bob])
+    everyone_moves(match.pk, [alice, bob])
     answer = client_for(bob).post(f"/matches/{match.pk}/end/resign/", HTTP_HX_REQUEST="true")
     assert answer.headers["HX-Redirect"] == f"/matches/{match.pk}/"
     html = client_for(alice).get(f"/matches/{match.pk}/").content.decode()

@@ -14,7 +14,7 @@ from games.models import Event, Match, MatchClock, Seat
 from games.ranking.models import Rating, RatingChange
 from games.verify import verify_match
 
-from tests.ranking.helpers import everyone_moves_once, move_once, new_match
+from tests.ranking.helpers import everyone_moves, move_once, new_match
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +42,7 @@ def test_the_rated_flag_and_time_control_are_in_the_created_event(alice, bob):
 
 def test_resigning_a_two_player_match_gives_the_win_to_the_opponent_and_rates_it(alice, bob):
     match = new_match([alice, bob])
-    everyone_moves_once(match.pk, [alice, bob])
+    everyone_moves(match.pk, [alice, bob])
     services.resign(match_id=match.pk, user=alice)
     match = Match.objects.get(pk=match.pk)
     assert match.status == "finished" and match.ending == "resigned"
@@ -78,7 +78,7 @@ def test_abort_before_every_player_moved_ends_with_no_result_and_no_rating_chang
 
 def test_abort_is_refused_once_every_player_has_moved(alice, bob):
     match = new_match([alice, bob])
-    everyone_moves_once(match.pk, [alice, bob])
+    everyone_moves(match.pk, [alice, bob])
     with pytest.raises(Conflict, match="resign instead"):
         services.abort(match_id=match.pk, user=alice)
 
@@ -86,7 +86,7 @@ def test_abort_is_refused_once_every_player_has_moved(alice, bob):
 def test_a_four_player_resignation_hands_the_seat_to_a_bot_that_plays_on_and_ranks_last(alice, bob, carol, dave):
     users = [alice, bob, carol, dave]
     match = new_match(users)
-    everyone_moves_once(match.pk, users)
+    everyone_moves(match.pk, users)
     services.resign(match_id=match.pk, user=carol)
     seat = Seat.objects.get(match=match, index=2)
     assert seat.replaced and seat.bot_level == "random" and seat.user_id == carol.pk
@@ -126,7 +126,7 @@ def _wait_past_deadline(match: Match) -> None:
 
 def test_a_two_player_timeout_ends_the_match_with_no_client_connected(alice, bob):
     match = new_match([alice, bob], time_control={"kind": "realtime", "base": 2, "increment": 0})
-    everyone_moves_once(match.pk, [alice, bob])
+    everyone_moves(match.pk, [alice, bob])
     match = Match.objects.get(pk=match.pk)
     on_move = match.to_move[0]
     assert services.check_timeout(match.pk, seq=match.seq) == "in_time"
@@ -155,7 +155,7 @@ def test_a_timeout_before_every_player_moved_aborts_the_match(alice, bob):
 def test_a_four_player_timeout_hands_the_seat_to_a_bot(alice, bob, carol, dave):
     users = [alice, bob, carol, dave]
     match = new_match(users, time_control={"kind": "realtime", "base": 2, "increment": 0})
-    everyone_moves_once(match.pk, users)
+    everyone_moves(match.pk, users)
     match = Match.objects.get(pk=match.pk)
     on_move = match.to_move[0]
     _wait_past_deadline(match)
@@ -171,7 +171,7 @@ def test_a_four_player_timeout_hands_the_seat_to_a_bot(alice, bob, carol, dave):
 
 def test_verify_refuses_a_timeout_recorded_before_the_clock_ran_out(alice, bob):
     match = new_match([alice, bob], time_control="5+0")
-    everyone_moves_once(match.pk, [alice, bob])
+    everyone_moves(match.pk, [alice, bob])
 
     def premature(m, aggregate, seats):  # noqa: ANN001
         aggregate.time_out(aggregate.state.to_move()[0], bytes.fromhex(m.seed), bot="random")
@@ -186,9 +186,7 @@ def test_every_game_can_be_played_rated_resigned_and_verified(game_id, alice, bo
     match = services.create_match(user=alice, game_id=game_id, seats=[{"human": True}, {"human": True}],
                                   rated=True, time_control="5+10")
     match = services.join_match(match_id=match.pk, user=bob)
-    rng = random.Random(4)
-    for _ in range(3):
-        move_once(match.pk, [alice, bob], rng)
+    everyone_moves(match.pk, [alice, bob], seed=4)  # two moves each: a rated result
     services.resign(match_id=match.pk, user=alice)
     match = Match.objects.get(pk=match.pk)
     assert match.ending == "resigned" and match.result["winners"] == [1]

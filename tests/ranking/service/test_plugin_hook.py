@@ -9,14 +9,14 @@ from games.models import Event
 from games.ranking.models import RatingChange
 from games.signals import MatchFinished, match_finished
 
-from tests.ranking.helpers import everyone_moves_once, new_match
+from tests.ranking.helpers import everyone_moves, new_match
 
 pytestmark = pytest.mark.django_db
 
 
 def test_the_core_sends_match_finished_once_with_the_stored_final_event(alice, bob):
     match = new_match([alice, bob], rated=False)
-    everyone_moves_once(match.pk, [alice, bob])
+    everyone_moves(match.pk, [alice, bob])
     received: list[MatchFinished] = []
 
     def receiver(sender, *, finished, **kwargs):  # noqa: ANN001, ANN202
@@ -36,7 +36,7 @@ def test_the_core_sends_match_finished_once_with_the_stored_final_event(alice, b
 
 def test_ratings_come_from_the_hook_and_roll_back_with_the_match(alice, bob):
     match = new_match([alice, bob], rated=True)
-    everyone_moves_once(match.pk, [alice, bob])
+    everyone_moves(match.pk, [alice, bob])
 
     def failing(sender, *, finished, **kwargs):  # noqa: ANN001, ANN202
         raise RuntimeError("a plug-in failed")

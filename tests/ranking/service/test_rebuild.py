@@ -10,7 +10,7 @@ from games.ranking.models import Rating, RatingChange
 from games.ranking.ratings import ladder_snapshot, rebuild_ladders
 from tests.service.helpers import finish_quickly
 
-from tests.ranking.helpers import new_match
+from tests.ranking.helpers import everyone_moves, new_match
 
 pytestmark = pytest.mark.django_db
 
@@ -25,6 +25,7 @@ def played(make_user):  # noqa: ANN001, ANN201
     for n, group in enumerate([(0, 1, 2, 3), (2, 3, 4, 5), (5, 4, 1, 0)]):
         finish_quickly(new_match([users[i] for i in group]), seed=100 + n)
     resigned = new_match([users[1], users[3]])
+    everyone_moves(resigned.pk, [users[1], users[3]])  # two moves each, or the resignation rates nothing
     services.resign(match_id=resigned.pk, user=users[3])
     finish_quickly(new_match([users[0], users[1]], rated=False), seed=7)  # casual: never rated
     aborted = new_match([users[2], users[4]])

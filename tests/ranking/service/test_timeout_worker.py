@@ -19,7 +19,7 @@ from django.conf import settings
 from games.models import Match
 from games.verify import verify_match
 
-from tests.ranking.helpers import everyone_moves_once, new_match
+from tests.ranking.helpers import everyone_moves, new_match
 
 pytestmark = pytest.mark.django_db(transaction=True, databases="__all__")
 
@@ -67,7 +67,7 @@ def worker_process(transactional_db) -> Iterator[subprocess.Popen]:  # noqa: ANN
 
 def test_the_worker_ends_a_match_on_time_from_the_task_scheduled_at_the_deadline(alice, bob, worker_process):
     match = new_match([alice, bob], time_control={"kind": "realtime", "base": 3, "increment": 0})
-    everyone_moves_once(match.pk, [alice, bob])
+    everyone_moves(match.pk, [alice, bob])
     started = time.monotonic()
     while time.monotonic() - started < 30:
         match = Match.objects.get(pk=match.pk)

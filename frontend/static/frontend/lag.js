@@ -1,0 +1,31 @@
+// Lag compensation (docs/RANKING.md, "Lag compensation"): the round trip of this page's last move
+// request, less the server's own time on it (the answer's X-Cairn-Server-Ms), is this player's
+// network lag; it travels with the next move as X-Cairn-Lag (milliseconds), and the server credits
+// part of it back to a real-time clock, within a cap per move and a quota per match.
+(function () {
+  "use strict";
+  var MOVE = /\/matches\/\d+\/move\/$/;
+  var started = null;
+  var lag = null;
+
+  function isMove(evt) {
+    var config = evt.detail && evt.detail.requestConfig;
+    return Boolean(config && MOVE.test(config.path || ""));
+  }
+
+  document.addEventListener("htmx:configRequest", function (evt) {
+    if (lag !== null && MOVE.test(evt.detail.path || "")) {
+      evt.detail.headers["X-Cairn-Lag"] = String(Math.min(10000, Math.round(lag)));
+    }
+  });
+  document.addEventListener("htmx:beforeRequest", function (evt) {
+    if (isMove(evt)) started = performance.now();
+  });
+  document.addEventListener("htmx:afterRequest", function (evt) {
+    if (!isMove(evt) || started === null) return;
+    var xhr = evt.detail.xhr;
+    var server = parseFloat((xhr && xhr.getResponseHeader("X-Cairn-Server-Ms")) || "");
+    if (!isNaN(server)) lag = Math.max(0, performance.now() - started - server);
+    started = null;
+  });
+})();
