@@ -95,6 +95,7 @@ INSTALLED_APPS = [
     "games.ranking",  # ranked play (issue 7)
     "games.table",  # chat, rematches, watching, notifications (issue 16)
     "games.accounts",  # verified email, deletion, export, moderation
+    "games.botapi",  # access tokens with scopes, NDJSON streams, bot accounts
     "frontend",
 ]
 
@@ -408,7 +409,15 @@ CAIRN_RATE_LIMITS = {
     "password_reset": os.environ.get("RATE_LIMIT_PASSWORD_RESET", "10/hour"),  # per address: reset mails asked
     "verify_email": os.environ.get("RATE_LIMIT_VERIFY_EMAIL", "5/hour"),  # per user: verification mails
     "account": os.environ.get("RATE_LIMIT_ACCOUNT", "30/hour"),  # per user: password change, export, deletion
+    "bot": os.environ.get("RATE_LIMIT_BOT", "300/min"),  # per bot account: its requests with access tokens
 }
+# Streams (games/botapi/streams.py): a keep-alive line after this many seconds without another line,
+# at most this many open streams per account, and each stream ends after its maximum lifetime.
+CAIRN_STREAM_KEEPALIVE_SECONDS = env_int("STREAM_KEEPALIVE_SECONDS", 10)
+CAIRN_STREAM_MAX_PER_USER = env_int("STREAM_MAX_PER_USER", 8)
+CAIRN_STREAM_MAX_SECONDS = env_int("STREAM_MAX_SECONDS", 6 * 3600)
+# A bot account starts at most this many matches in a rolling 24 hours.
+CAIRN_BOT_DAILY_GAMES = env_int("BOT_DAILY_GAMES", 100)
 # Multiplies every limit above.  Off (1) by default; a load benchmark that registers many users and
 # moves many times from one address sets RATE_LIMIT_FACTOR=1000.  The test suite runs with 1000 too,
 # except the tests of the limits themselves.
@@ -472,6 +481,7 @@ SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        "games.botapi.tokens.BearerAuthentication",  # personal access tokens, held to their scopes
         "games.api.authentication.CairnTokenAuthentication",  # DRF's, its query compiled once
         "rest_framework.authentication.SessionAuthentication",
     ],

@@ -25,6 +25,7 @@ from .. import db, services
 from ..errors import BadRequest, Conflict, Forbidden, NotFound
 from .. import clocks, notify
 from ..accounts import sanctions
+from ..botapi import bots
 from .models import Challenge
 
 REALTIME_TTL = timedelta(minutes=10)
@@ -48,6 +49,8 @@ def create(
         raise BadRequest("you cannot challenge yourself", code="self_challenge")
     if rated is True:
         sanctions.check_may_play_rated(user)
+    bots.check_may_meet(user, target, rated=rated is True)
+    bots.check_daily_cap(user)
     try:
         game = get_game(game_id) if isinstance(game_id, str) else None
     except KeyError:
@@ -104,6 +107,9 @@ def accept(*, challenge_id: Any, user: Any) -> Challenge:
         _check_pending(challenge, now)
         if challenge.status != Challenge.Status.PENDING:
             return challenge  # expired just now: committed as such, reported below
+        bots.check_may_meet(challenge.challenger, challenge.challenged, rated=challenge.rated)
+        bots.check_daily_cap(challenge.challenger)
+        bots.check_daily_cap(user)
         players = [challenge.challenger, challenge.challenged]
         random.Random(secrets.randbits(64)).shuffle(players)
         match = services.create_match(
@@ -117,6 +123,8 @@ def accept(*, challenge_id: Any, user: Any) -> Challenge:
         challenge.save(update_fields=["status", "decided_at", "match"])
         for player in players:
             notify.match_found(player.pk, match.pk, reason="challenge")
+        notify.to_user_on_commit(challenge.challenger_id, {"type": "challenge_accepted", "challenge": challenge.pk,
+                                                           "match": match.pk})
     return challenge
 
 
