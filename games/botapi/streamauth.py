@@ -44,4 +44,6 @@ def _authenticate(request: Any) -> Any:
 
 async def authenticate(request: Any) -> Any:
     """The stream's user, or :class:`StreamRefused` (401, or 403 for a token without ``read``)."""
-    return await sync_to_async(_authenticate, thread_sensitive=False)(request)
+    from .streams import _with_db
+
+    return await sync_to_async(_with_db, thread_sensitive=False)(_authenticate, request)

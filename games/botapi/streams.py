@@ -25,6 +25,7 @@ from typing import Any, AsyncIterator
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.db import close_old_connections
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.utils import timezone
 
@@ -38,11 +39,21 @@ from .streamauth import StreamRefused, authenticate
 
 QUEUE_SIZE = 100  # account-stream messages waiting for a client that reads slowly
 ACTIVE_MATCHES = 200  # the newest active matches an account stream watches for "your turn"
+RECHECK_TICKS = 3  # every third quiet keep-alive, the account stream reads its matches again (a lost message)
+
+
+def _with_db(fn: Any, *args: Any) -> Any:
+    """``fn(*args)`` as a request would run it: stale database connections closed before and after."""
+    close_old_connections()
+    try:
+        return fn(*args)
+    finally:
+        close_old_connections()
 
 
 def _run(fn: Any, *args: Any) -> Any:
     """``fn(*args)`` in a worker thread (the executor's bounded pool), not on the event loop."""
-    return sync_to_async(fn, thread_sensitive=False)(*args)
+    return sync_to_async(_with_db, thread_sensitive=False)(fn, *args)
 
 
 def _line(obj: Any) -> bytes:
@@ -65,7 +76,7 @@ class Stream:
         self.channel = ""
         self.groups: set[str] = set()
         self.slot = ""
-        self.started = time.monotonic()
+        self.started = self.refreshed = time.monotonic()
 
     async def open(self) -> None:
         self.slot = await _run(streamcaps.acquire, self.user_id)
@@ -93,8 +104,12 @@ class Stream:
     def expired(self) -> bool:
         return time.monotonic() - self.started >= settings.CAIRN_STREAM_MAX_SECONDS
 
-    async def refresh(self) -> None:
-        await _run(streamcaps.refresh, self.user_id, self.slot)
+    async def tick(self) -> None:
+        """Keep this stream's place under the cap (refreshed once a keep-alive interval)."""
+        now = time.monotonic()
+        if now - self.refreshed >= settings.CAIRN_STREAM_KEEPALIVE_SECONDS:
+            self.refreshed = now
+            await _run(streamcaps.refresh, self.user_id, self.slot)
 
     async def close(self) -> None:
         for group in list(self.groups):
@@ -183,8 +198,9 @@ async def _match_lines(stream: Stream, match_id: int, user: Any, after: int | No
             try:
                 await asyncio.wait_for(changed.wait(), timeout=keepalive)
             except asyncio.TimeoutError:
-                await stream.refresh()
+                pass
             changed.clear()
+            await stream.tick()
             # Also on a keep-alive tick: a spectator's delay passing, or a lost group message.
             line = await _run(_match_changes, match_id, user, last)
             if line is None:
@@ -247,11 +263,15 @@ def _account_start(user: Any) -> tuple[list[dict[str, Any]], list[int]]:
 
 
 def _match_state(match_id: int, user: Any, seq: int | None = None) -> dict[str, Any] | None:
-    """``your_turn`` or ``match_finished`` for one of the account's matches, or None."""
-    match = selectors.get_match(match_id)
-    aggregate = selectors.load_aggregate(match)
-    if seq is not None and aggregate.seq < seq:
-        return None
+    """``your_turn`` or ``match_finished`` for one of the account's matches (at ``seq`` or later), or None."""
+    for pause in (0.0, 0.05, 0.2, 0.5):
+        time.sleep(pause)
+        match = selectors.get_match(match_id)
+        aggregate = selectors.load_aggregate(match)
+        if seq is None or aggregate.seq >= seq:
+            break
+    else:
+        return None  # not readable yet: the next keep-alive tick looks again
     viewer = selectors.seat_of(match, user)
     if viewer is None:
         return None
@@ -270,6 +290,22 @@ def _challenge_line(kind: str, message: dict[str, Any]) -> dict[str, Any]:
 
     found = Challenge.objects.select_related("challenger", "challenged").filter(pk=message.get("challenge")).first()
     return {"type": kind, "challenge": challenges.as_json(found) if found else {"id": message.get("challenge")}}
+
+
+def _new(line: dict[str, Any], reported: dict[int, tuple[str, int]]) -> bool:
+    """Whether ``line`` says something not yet said (``your_turn`` and ``match_finished`` once per seq)."""
+    if line["type"] not in ("your_turn", "match_finished"):
+        return True
+    key = (line["type"], line["seq"])
+    if reported.get(line["match"]) == key:
+        return False
+    reported[line["match"]] = key
+    return True
+
+
+def _recheck(user: Any, match_ids: list[int]) -> list[dict[str, Any]]:
+    """On a keep-alive tick: the turn and end of each watched match (a group message may have been lost)."""
+    return [line for line in (_match_state(m, user) for m in match_ids) if line is not None]
 
 
 USER_TYPES = {  # games.notify.to_user's message types -> the account stream's
@@ -299,26 +335,28 @@ async def _account_lines(stream: Stream, user: Any, first: list[dict[str, Any]])
     keepalive = settings.CAIRN_STREAM_KEEPALIVE_SECONDS
     try:
         for line in first:
-            if "match" in line and isinstance(line["match"], int):
-                reported[line["match"]] = (line["type"], line["seq"])
+            _new(line, reported)
             yield _line(line)
+        ticks = 0
         while not stream.expired() and not overflow.is_set():
             try:
                 message = await asyncio.wait_for(queue.get(), timeout=keepalive)
             except asyncio.TimeoutError:
-                await stream.refresh()
+                await stream.tick()
+                ticks += 1
+                if ticks % RECHECK_TICKS == 0:
+                    watched = [int(g.split("-")[1]) for g in stream.groups if g.startswith("match-")]
+                    for line in await _run(_recheck, user, watched):
+                        if _new(line, reported):
+                            yield _line(line)
                 yield b"\n"
                 continue
+            await stream.tick()
             line = await _translate(stream, user, message)
-            if line is None:
+            if line is None or not _new(line, reported):
                 continue
-            if line["type"] in ("your_turn", "match_finished"):
-                key = (line["type"], line["seq"])
-                if reported.get(line["match"]) == key:
-                    continue
-                reported[line["match"]] = key
-                if line["type"] == "match_finished":
-                    await stream.leave(notify.group_name(line["match"]))
+            if line["type"] == "match_finished":
+                await stream.leave(notify.group_name(line["match"]))
             yield _line(line)
     finally:
         listener.cancel()
