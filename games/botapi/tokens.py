@@ -1,6 +1,6 @@
 """Personal access tokens: create, list, revoke, and the ``Authorization: Bearer <token>`` authentication.
 
-A token's secret is ``cairn_`` and 43 URL-safe characters (32 random bytes, :func:`secrets.token_urlsafe`);
+A token's secret is ``cairn_`` and 43 URL-safe characters (32 bytes from ``os.urandom``, URL-safe base64);
 only its SHA-256 is stored, so the secret is shown once, when it is made.  Each token carries scopes
 (:data:`SCOPES`), and every API route needs one (:mod:`.scopes`): a token without it gets
 ``403 missing_scope`` naming the scope.  An expired or revoked token gets ``401`` with the reason.  A
@@ -9,8 +9,9 @@ legacy ``Token <key>`` (``/api/auth/token``) keeps every scope.
 
 from __future__ import annotations
 
+import base64
 import hashlib
-import secrets
+import os
 from datetime import timedelta
 from typing import Any
 
@@ -50,7 +51,7 @@ def create(user: Any, *, name: Any, scopes: Any, expires_in_days: Any = None) ->
             raise BadRequest(f"'expires_in_days' must be a whole number from 1 to {MAX_DAYS}, or null",
                              code="bad_expiry")
         expires_at = timezone.now() + timedelta(days=expires_in_days)
-    secret = PREFIX + secrets.token_urlsafe(32)
+    secret = PREFIX + base64.urlsafe_b64encode(os.urandom(32)).rstrip(b"=").decode()  # as secrets.token_urlsafe(32)
     with transaction.atomic(using=db.alias()):
         if AccessToken.objects.filter(user=user, revoked_at=None).count() >= MAX_TOKENS:
             raise BadRequest(f"an account holds at most {MAX_TOKENS} tokens: revoke one first", code="too_many_tokens")

@@ -36,6 +36,15 @@ async def _move(match_id: int, users: dict, rng: random.Random) -> int:
     return await run(play_random_move, match_id, users, rng)
 
 
+def _until_the_turn_of(match_id: int, users: dict, seat: int) -> None:
+    """Random moves until another seat moved and ``seat`` is to move."""
+    rng = random.Random(1)
+    moved = False
+    while not (moved and seat in selectors.load_state(selectors.get_match(match_id)).to_move()):
+        play_random_move(match_id, users, rng)
+        moved = True
+
+
 async def test_a_match_stream_opens_with_the_match_body_then_sends_each_move(alice, bob):
     match = await run(two_humans, alice, bob)
     auth = await run(bearer, alice)
@@ -150,11 +159,9 @@ async def test_the_account_stream_reports_challenges_the_match_start_and_the_tur
         assert line == {"type": "match_started", "match": accepted.match_id, "reason": "challenge"}
         match = await run(selectors.get_match, accepted.match_id)
         seats = {s.index: s.user_id for s in await run(selectors.seats_of, match)}
-        if seats[0] != bob.pk:  # alice moves first: bob's turn comes after her move
-            await _move(match.pk, {0: alice, 1: bob}, random.Random(1))
-        else:  # bob moves first; the stream tells him once a change is committed
-            await _move(match.pk, {0: bob, 1: alice}, random.Random(1))
-            await _move(match.pk, {0: bob, 1: alice}, random.Random(2))
+        users = {i: alice if uid == alice.pk else bob for i, uid in seats.items()}
+        bob_seat = next(i for i, u in users.items() if u == bob)
+        await run(_until_the_turn_of, match.pk, users, bob_seat)
         line = await stream.next()
         assert line["type"] == "your_turn" and line["match"] == match.pk
     finally:
