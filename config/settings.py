@@ -509,6 +509,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "PREPROCESSING_HOOKS": ["games.api.schema.drop_slash_aliases"],
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "games.botapi.schema.add_streams"],
 }
 
 # LOG_FORMAT=json (one JSON object a line; the default unless DEBUG) or text (games/ops/logs.py).

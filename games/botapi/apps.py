@@ -17,6 +17,7 @@ class BotApiConfig(AppConfig):
         from django.db.models.signals import post_delete
         from rest_framework.authtoken.models import Token
 
+        from . import schema  # noqa: F401 - registers the Bearer scheme with drf-spectacular
         from .tokens import revoke_on_legacy_token_deleted
 
         post_delete.connect(revoke_on_legacy_token_deleted, sender=Token, dispatch_uid="games.botapi.revoke")
