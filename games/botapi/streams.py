@@ -184,8 +184,8 @@ async def _match_lines(stream: Stream, match_id: int, user: Any, after: int | No
 
     async def listen() -> None:
         while True:
-            await stream.receive()
-            changed.set()  # coalesced: a burst of moves is one wake-up, and nothing queues up
+            if (await stream.receive()).get("type") == "match.changed":
+                changed.set()  # coalesced: a burst of moves is one wake-up, and nothing queues up
 
     listener = asyncio.ensure_future(listen())
     try:
@@ -194,9 +194,10 @@ async def _match_lines(stream: Stream, match_id: int, user: Any, after: int | No
             yield _line(change)
         if body["status"] == Match.Status.FINISHED:
             return
+        sent = time.monotonic()  # when the last line went out
         while not stream.expired():
             try:
-                await asyncio.wait_for(changed.wait(), timeout=keepalive)
+                await asyncio.wait_for(changed.wait(), timeout=max(0.0, sent + keepalive - time.monotonic()))
             except asyncio.TimeoutError:
                 pass
             changed.clear()
@@ -204,9 +205,12 @@ async def _match_lines(stream: Stream, match_id: int, user: Any, after: int | No
             # Also on a keep-alive tick: a spectator's delay passing, or a lost group message.
             line = await _run(_match_changes, match_id, user, last)
             if line is None:
-                yield b"\n"
+                if time.monotonic() - sent >= keepalive:
+                    sent = time.monotonic()
+                    yield b"\n"
                 continue
             last = line["seq"]
+            sent = time.monotonic()
             yield _line(line)
             if line["status"] == Match.Status.FINISHED:
                 return
