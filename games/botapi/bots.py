@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 from typing import Any
 
@@ -43,9 +44,11 @@ def make_bot(user: Any) -> BotAccount:
         raise Conflict("only a fresh account (no rated game played) can become a bot account", code="not_fresh")
     try:
         with transaction.atomic(using=db.alias()):
-            return BotAccount.objects.create(user=user)
+            account = BotAccount.objects.create(user=user)
     except IntegrityError:
         raise Conflict("this account is a bot account already", code="already_bot") from None
+    forget_names()
+    return account
 
 
 def preference(user: Any) -> BotPreference:
@@ -90,3 +93,22 @@ def check_daily_cap(user: Any) -> None:
 def check_may_queue(user: Any) -> None:
     if is_bot(user):
         raise Forbidden("bot accounts play by challenge, not through the matchmaking queue", code="bot_not_queued")
+
+
+_NAMES_TTL = 10.0  # seconds a process keeps the bot accounts' names (a new bot's label shows within them)
+_names: tuple[float, frozenset[str]] = (0.0, frozenset())
+
+
+def bot_usernames() -> frozenset[str]:
+    """The bot accounts' usernames (few), read at most once every ``_NAMES_TTL`` seconds per process."""
+    global _names
+    now = time.monotonic()
+    if now - _names[0] >= _NAMES_TTL:
+        _names = (now, frozenset(BotAccount.objects.values_list("user__username", flat=True)))
+    return _names[1]
+
+
+def forget_names() -> None:
+    """Read the names again at the next :func:`bot_usernames` (a new bot account, a test)."""
+    global _names
+    _names = (0.0, frozenset())

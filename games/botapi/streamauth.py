@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from asgiref.sync import sync_to_async
+from django.db import close_old_connections
 from rest_framework import exceptions
 from rest_framework.authentication import get_authorization_header
 
@@ -44,6 +45,13 @@ def _authenticate(request: Any) -> Any:
 
 async def authenticate(request: Any) -> Any:
     """The stream's user, or :class:`StreamRefused` (401, or 403 for a token without ``read``)."""
-    from .streams import _with_db
+    return await sync_to_async(with_db, thread_sensitive=False)(_authenticate, request)
 
-    return await sync_to_async(_with_db, thread_sensitive=False)(_authenticate, request)
+
+def with_db(fn: Any, *args: Any) -> Any:
+    """``fn(*args)`` as a request would run it: stale database connections closed before and after."""
+    close_old_connections()
+    try:
+        return fn(*args)
+    finally:
+        close_old_connections()

@@ -25,7 +25,6 @@ from typing import Any, AsyncIterator
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import close_old_connections
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.utils import timezone
 
@@ -35,25 +34,16 @@ from ..ids import MAX_ID
 from ..models import Match
 from ..projection import legal_actions, observation, to_move
 from . import streamcaps
-from .streamauth import StreamRefused, authenticate
+from .streamauth import StreamRefused, authenticate, with_db
 
 QUEUE_SIZE = 100  # account-stream messages waiting for a client that reads slowly
 ACTIVE_MATCHES = 200  # the newest active matches an account stream watches for "your turn"
 RECHECK_TICKS = 3  # every third quiet keep-alive, the account stream reads its matches again (a lost message)
 
 
-def _with_db(fn: Any, *args: Any) -> Any:
-    """``fn(*args)`` as a request would run it: stale database connections closed before and after."""
-    close_old_connections()
-    try:
-        return fn(*args)
-    finally:
-        close_old_connections()
-
-
 def _run(fn: Any, *args: Any) -> Any:
     """``fn(*args)`` in a worker thread (the executor's bounded pool), not on the event loop."""
-    return sync_to_async(_with_db, thread_sensitive=False)(fn, *args)
+    return sync_to_async(with_db, thread_sensitive=False)(fn, *args)
 
 
 def _line(obj: Any) -> bytes:

@@ -10,13 +10,14 @@ from asgiref.sync import sync_to_async
 from django.test import AsyncRequestFactory
 
 from games.botapi import streams, tokens
+from games.botapi.streamauth import with_db
 
 FACTORY = AsyncRequestFactory()
 
 
 def run(fn: Any, *args: Any, **kwargs: Any) -> Any:
     """Await ``fn`` in a worker thread that closes its database connection afterwards."""
-    return sync_to_async(streams._with_db, thread_sensitive=False)(lambda: fn(*args, **kwargs))
+    return sync_to_async(with_db, thread_sensitive=False)(lambda: fn(*args, **kwargs))
 
 
 def bearer(user: Any, scopes: tuple[str, ...] = ("read", "play", "challenge")) -> str:
