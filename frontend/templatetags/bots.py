@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from django import template
-from django.utils.html import format_html
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 
 from games.botapi.bots import bot_usernames
 
@@ -14,7 +13,7 @@ BADGE = ' <span class="bot-badge" title="a bot account: a program plays it">BOT<
 
 
 def badge(name: object) -> SafeString:
-    return format_html(BADGE) if isinstance(name, str) and name in bot_usernames() else SafeString("")
+    return mark_safe(BADGE) if isinstance(name, str) and name in bot_usernames() else SafeString("")
 
 
 register.filter("bot_badge", badge)
