@@ -29,4 +29,5 @@ urlpatterns = [
     path("", include("frontend.table.urls")),  # chat, rematch, watch, help, notifications (issue 16)
     path("", include("frontend.ranking.urls")),  # ranked play (issue 7): play, challenges, profiles, ladders
     path("", include("frontend.accounts.urls")),  # account settings, password reset, moderation
+    path("", include("frontend.botapi.urls")),  # access tokens, accepting bots, bot accounts
 ]
