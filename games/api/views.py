@@ -23,6 +23,14 @@ from ..ids import MAX_ID
 from ..models import Match
 from ..clocks import CASUAL_TIME_CONTROL
 from ..verify import verify_match
+from .responses import (
+    EventsSerializer,
+    GamesSerializer,
+    MatchListSerializer,
+    MatchSerializer,
+    RecordSerializer,
+    VerifySerializer,
+)
 from .throttles import AccountLoginThrottle, ActionThrottle, CreateMatchThrottle, LoginThrottle, RegisterThrottle
 from .serializers import (
     ActionSerializer,
@@ -94,7 +102,7 @@ class TokenView(APIView):
 class GamesView(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(responses={200: GamesSerializer})
     def get(self, request: Request) -> Response:
         games = [game.metadata() for game in all_games()]
         bots = [{"level": level, **info} for level, info in ai.LEVELS.items()]
@@ -112,7 +120,7 @@ class MatchListView(APIView):
                              description="waiting = the lobby (matches with an open seat)"),
             OpenApiParameter("mine", bool, description="only matches you hold a seat in"),
         ],
-        responses={200: OpenApiTypes.OBJECT, 400: ERRORS[400]},
+        responses={200: MatchListSerializer, 400: ERRORS[400]},
     )
     def get(self, request: Request) -> Response:
         status_filter = request.query_params.get("status") or None
@@ -130,7 +138,7 @@ class MatchListView(APIView):
             qs = selectors.matches(status_filter)
         return Response({"matches": [selectors.match_summary(m, request.user) for m in qs[:100]]})
 
-    @extend_schema(request=CreateMatchSerializer, responses={201: OpenApiTypes.OBJECT, 400: ERRORS[400], 429: ERRORS[429]})
+    @extend_schema(request=CreateMatchSerializer, responses={201: MatchSerializer, 400: ERRORS[400], 429: ERRORS[429]})
     def post(self, request: Request) -> Response:
         data = _valid(CreateMatchSerializer, request)
         match = services.create_match(
@@ -152,7 +160,7 @@ class MatchDetailView(APIView):
                 "requester's seat saw it then; `legal_actions` is empty",
             )
         ],
-        responses={200: OpenApiTypes.OBJECT, 400: ERRORS[400], 404: ERRORS[404]},
+        responses={200: MatchSerializer, 400: ERRORS[400], 404: ERRORS[404]},
     )
     def get(self, request: Request, match_id: int) -> Response:
         match = selectors.get_match(match_id)
@@ -172,7 +180,7 @@ class MatchDetailView(APIView):
 
 
 class JoinView(APIView):
-    @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT, 404: ERRORS[404], 409: ERRORS[409]})
+    @extend_schema(request=None, responses={200: MatchSerializer, 404: ERRORS[404], 409: ERRORS[409]})
     def post(self, request: Request, match_id: int) -> Response:
         match = services.join_match(match_id=match_id, user=request.user)
         match = selectors.get_match(match.pk)
@@ -197,7 +205,7 @@ class ActionsView(APIView):
 class EventsView(APIView):
     @extend_schema(
         parameters=[OpenApiParameter("after", int, description="only events with a greater seq")],
-        responses={200: OpenApiTypes.OBJECT, 400: ERRORS[400], 404: ERRORS[404]},
+        responses={200: EventsSerializer, 400: ERRORS[400], 404: ERRORS[404]},
     )
     def get(self, request: Request, match_id: int) -> Response:
         match = selectors.get_match(match_id)
@@ -222,7 +230,7 @@ class RecordView(APIView):
                 description="1: the same body, sent as a file (Content-Disposition: attachment; cairn-match-<id>.json)",
             )
         ],
-        responses={200: OpenApiTypes.OBJECT, 400: ERRORS[400], 404: ERRORS[404]},
+        responses={200: RecordSerializer, 400: ERRORS[400], 404: ERRORS[404]},
     )
     def get(self, request: Request, match_id: int) -> Response:
         download = request.query_params.get("download", "0")
@@ -236,7 +244,7 @@ class RecordView(APIView):
 
 
 class VerifyView(APIView):
-    @extend_schema(responses={200: OpenApiTypes.OBJECT, 404: ERRORS[404]})
+    @extend_schema(responses={200: VerifySerializer, 404: ERRORS[404]})
     def get(self, request: Request, match_id: int) -> Response:
         match = selectors.get_match(match_id)
         return Response(verify_match(match).as_json())
