@@ -89,6 +89,10 @@ class BotLevelSerializer(serializers.Serializer):
     level = serializers.CharField()
     label = serializers.CharField()
     description = serializers.CharField()
+    seconds = serializers.FloatField(allow_null=True, help_text="the search's time budget per move")
+    iterations = serializers.IntegerField(allow_null=True, help_text="the search's iteration budget per move")
+    rating = ANY(help_text="the level's published rating: a number, or one per game")
+    table_ratings = serializers.DictField(required=False)
 
 
 class GamesSerializer(serializers.Serializer):
