@@ -18,6 +18,7 @@ import ai
 from engine import all_games
 
 from .. import db, selectors, services
+from ..botapi import bots
 from ..errors import BadRequest, Conflict, excerpt
 from ..ids import MAX_ID
 from ..models import Match
@@ -141,6 +142,7 @@ class MatchListView(APIView):
     @extend_schema(request=CreateMatchSerializer, responses={201: MatchSerializer, 400: ERRORS[400], 429: ERRORS[429]})
     def post(self, request: Request) -> Response:
         data = _valid(CreateMatchSerializer, request)
+        bots.check_daily_cap(request.user)
         match = services.create_match(
             user=request.user, game_id=data["game"], seats=request.data.get("seats"), options=data.get("options"),
             rated=request.data.get("rated", False),
@@ -182,6 +184,7 @@ class MatchDetailView(APIView):
 class JoinView(APIView):
     @extend_schema(request=None, responses={200: MatchSerializer, 404: ERRORS[404], 409: ERRORS[409]})
     def post(self, request: Request, match_id: int) -> Response:
+        bots.check_may_join(selectors.get_match(match_id), request.user)  # a bot: the seated people accept bots
         match = services.join_match(match_id=match_id, user=request.user)
         match = selectors.get_match(match.pk)
         return Response(selectors.match_view(match, request.user))

@@ -112,3 +112,13 @@ def forget_names() -> None:
     """Read the names again at the next :func:`bot_usernames` (a new bot account, a test)."""
     global _names
     _names = (0.0, frozenset())
+
+
+def check_may_join(match: Any, user: Any) -> None:
+    """A bot account takes an open seat only beside people who accept bots in such a match, within its cap."""
+    if not is_bot(user):
+        return
+    check_daily_cap(user)
+    for seat in match.seats.all():
+        if seat.user_id is not None and seat.user_id != user.pk:
+            check_may_meet(user, seat.user, rated=bool(match.rated))

@@ -145,3 +145,12 @@ def test_a_bot_account_has_its_own_rate_limit(alice, settings):
     api = _client(f"Bearer {_new_token(_client_for(alice), ['read'])['secret']}")
     answers = [api.get("/api/games/").status_code for _ in range(4)]
     assert answers == [200, 200, 200, 429]
+
+
+def test_a_bot_takes_an_open_seat_only_beside_people_who_accept_bots(alice, bob, carol):
+    BotAccount.objects.create(user=alice)
+    casual = services.create_match(user=bob, game_id="mountain-goats", seats=[{"human": True}, {"human": True}])
+    assert _client_for(alice).post(f"/api/matches/{casual.pk}/join").status_code == 200
+    rated = services.create_match(user=carol, game_id="mountain-goats", seats=[{"human": True}, {"human": True}], rated=True)
+    refused = _client_for(alice).post(f"/api/matches/{rated.pk}/join")
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "bots_not_accepted"
