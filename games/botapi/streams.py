@@ -169,6 +169,8 @@ def _match_changes(match_id: int, user: Any, last: int) -> dict[str, Any] | None
 async def _match_lines(stream: Stream, match_id: int, user: Any, after: int | None,
                        first: tuple[dict[str, Any], dict[str, Any], int]) -> AsyncIterator[bytes]:
     body, change, last = first
+    if after is not None:
+        last = max(last, after)  # a client ahead of what it is shown (a spectator's delay) gets nothing twice
     keepalive = settings.CAIRN_STREAM_KEEPALIVE_SECONDS
     changed = asyncio.Event()
 

@@ -193,3 +193,19 @@ async def test_the_account_stream_ends_rather_than_buffer_for_a_client_that_stop
     while (line := await stream.next(timeout=5)) is not None:
         lines.append(line)
     assert len([x for x in lines if x != b"\n"]) <= 3  # at most the queue and the line in hand, then the end
+
+
+async def test_a_stream_resumed_after_a_seq_it_has_not_reached_sends_only_the_events_after_it(alice, bob):
+    match = await run(two_humans, alice, bob)
+    start = (await run(selectors.get_match, match.pk)).seq
+    stream = await open_match(await run(bearer, alice), match.pk, after=start + 2)
+    try:
+        await stream.next()
+        rng = random.Random(9)
+        seq = start
+        while seq <= start + 2:
+            seq = await _move(match.pk, {0: alice, 1: bob}, rng)
+        line = await stream.next()
+        assert line["events"] and all(e["seq"] > start + 2 for e in line["events"])
+    finally:
+        await stream.close()
