@@ -29,12 +29,19 @@ WAIT_FOR_TURN = """() => {
 }"""
 
 
-def test_a_person_challenges_the_reference_bot_in_the_browser_and_plays_it_to_the_end(make_user, browser_page,
-                                                                                       live_asgi_url, tmp_path):
+@pytest.fixture
+def bot_secret(live_asgi_url, make_user) -> str:  # noqa: ANN001
+    """A bot account's access token, and a person (dana); made before the browser's event loop starts."""
     robot = make_user("randombot")
     bots.make_bot(robot)
     _, secret = tokens.create(robot, name="reference bot", scopes=["read", "play", "challenge", "bot"])
     make_user("dana", "goats-climb-high-42")
+    return secret
+
+
+def test_a_person_challenges_the_reference_bot_in_the_browser_and_plays_it_to_the_end(live_asgi_url, bot_secret,
+                                                                                       browser_page):
+    secret = bot_secret
     bot = subprocess.Popen([sys.executable, str(ROOT / "examples" / "bot" / "bot.py"), "--server", live_asgi_url,
                             "--games", "mountain-goats", "--seed", "3"],
                            env={"PATH": os.environ.get("PATH", ""), "CAIRN_TOKEN": secret},
