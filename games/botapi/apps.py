@@ -4,8 +4,8 @@ from django.apps import AppConfig
 class BotApiConfig(AppConfig):
     """Personal access tokens with scopes, the account and match streams, and bot accounts.
 
-    A legacy API token is deleted when its owner's password changes or the account closes
-    (games.accounts); this app revokes the owner's access tokens on the same deletion.
+    A user saved with a new password hash, or whose legacy API token is deleted (the password changed,
+    the account closed: games.accounts), has every access token revoked.
     """
 
     name = "games.botapi"
@@ -14,10 +14,13 @@ class BotApiConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from django.db.models.signals import post_delete
+        from django.conf import settings
+        from django.db.models.signals import post_delete, pre_save
         from rest_framework.authtoken.models import Token
 
         from . import schema  # noqa: F401 - registers the Bearer scheme with drf-spectacular
-        from .tokens import revoke_on_legacy_token_deleted
+        from .tokens import revoke_on_legacy_token_deleted, revoke_on_password_change
 
         post_delete.connect(revoke_on_legacy_token_deleted, sender=Token, dispatch_uid="games.botapi.revoke")
+        pre_save.connect(revoke_on_password_change, sender=settings.AUTH_USER_MODEL,
+                         dispatch_uid="games.botapi.revoke-on-password")

@@ -92,6 +92,16 @@ def revoke_on_legacy_token_deleted(sender: Any, instance: Any, **kwargs: Any) ->
         revoked_at=timezone.now(), revoked_reason="the password changed or the account closed")
 
 
+def revoke_on_password_change(sender: Any, instance: Any, update_fields: Any = None, **kwargs: Any) -> None:
+    """A user saved with a new password hash: every access token of theirs is revoked."""
+    if instance.pk is None or (update_fields is not None and "password" not in update_fields):
+        return  # a new account, or a save of other fields (the last login, say)
+    old = type(instance).objects.filter(pk=instance.pk).values_list("password", flat=True).first()
+    if old is not None and old != instance.password:
+        AccessToken.objects.filter(user_id=instance.pk, revoked_at=None).update(
+            revoked_at=timezone.now(), revoked_reason="the password changed")
+
+
 def resolve(secret: str) -> AccessToken:
     """The live token of ``secret``, or ``AuthenticationFailed`` saying why not."""
     token = AccessToken.objects.select_related("user", "user__bot_account").filter(digest=digest(secret)).first()

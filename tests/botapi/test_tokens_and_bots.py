@@ -154,3 +154,17 @@ def test_a_bot_takes_an_open_seat_only_beside_people_who_accept_bots(alice, bob,
     rated = services.create_match(user=carol, game_id="mountain-goats", seats=[{"human": True}, {"human": True}], rated=True)
     refused = _client_for(alice).post(f"/api/matches/{rated.pk}/join")
     assert refused.status_code == 403 and refused.json()["error"]["code"] == "bots_not_accepted"
+
+
+def test_a_password_change_revokes_the_access_tokens_of_a_person_without_a_legacy_token(alice):
+    from django.test import Client
+
+    page = Client()
+    page.force_login(alice)
+    page.post("/settings/api/", {"do": "token", "name": "web", "scopes": ["read"]})
+    token = AccessToken.objects.get(user=alice)
+    alice.set_password("a-brand-new-password-5")
+    alice.save()
+    token.refresh_from_db()
+    assert token.revoked_at is not None and token.revoked_reason == "the password changed"
+    alice.save(update_fields=["last_login"])  # other saves leave the tokens alone
