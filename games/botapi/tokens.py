@@ -92,12 +92,13 @@ def revoke_on_legacy_token_deleted(sender: Any, instance: Any, **kwargs: Any) ->
         revoked_at=timezone.now(), revoked_reason="the password changed or the account closed")
 
 
-def revoke_on_password_change(sender: Any, instance: Any, update_fields: Any = None, **kwargs: Any) -> None:
-    """A user saved with a new password hash: every access token of theirs is revoked."""
-    if instance.pk is None or (update_fields is not None and "password" not in update_fields):
-        return  # a new account, or a save of other fields (the last login, say)
-    old = type(instance).objects.filter(pk=instance.pk).values_list("password", flat=True).first()
-    if old is not None and old != instance.password:
+def revoke_on_password_change(sender: Any, instance: Any, **kwargs: Any) -> None:
+    """A user saved after ``set_password``: every access token of theirs is revoked.
+
+    Django marks a new password with ``_password`` until the save (as its ``password_changed`` hook
+    does); a hash upgraded at log-in keeps the password and is not marked.
+    """
+    if instance.pk is not None and getattr(instance, "_password", None) is not None:
         AccessToken.objects.filter(user_id=instance.pk, revoked_at=None).update(
             revoked_at=timezone.now(), revoked_reason="the password changed")
 
