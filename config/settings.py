@@ -409,7 +409,7 @@ CAIRN_RATE_LIMITS = {
     "password_reset": os.environ.get("RATE_LIMIT_PASSWORD_RESET", "10/hour"),  # per address: reset mails asked
     "verify_email": os.environ.get("RATE_LIMIT_VERIFY_EMAIL", "5/hour"),  # per user: verification mails
     "account": os.environ.get("RATE_LIMIT_ACCOUNT", "30/hour"),  # per user: password change, export, deletion
-    "bot": os.environ.get("RATE_LIMIT_BOT", "300/min"),  # per bot account: its requests with access tokens
+    "bot": os.environ.get("RATE_LIMIT_BOT", "300/min"),  # per bot account: its API requests with tokens
 }
 # Streams (games/botapi/streams.py): a keep-alive line after this many seconds without another line,
 # at most this many open streams per account, and each stream ends after its maximum lifetime.
@@ -482,7 +482,8 @@ SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "games.botapi.tokens.BearerAuthentication",  # personal access tokens, held to their scopes
-        "games.api.authentication.CairnTokenAuthentication",  # DRF's, its query compiled once
+        # DRF's, its query compiled once (games.api.authentication), a bot account's requests rate-limited
+        "games.botapi.tokens.LegacyTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],

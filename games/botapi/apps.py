@@ -15,12 +15,18 @@ class BotApiConfig(AppConfig):
 
     def ready(self) -> None:
         from django.conf import settings
-        from django.db.models.signals import post_delete, pre_save
+        from django.db.models.signals import post_delete, post_save, pre_save
         from rest_framework.authtoken.models import Token
 
         from . import schema  # noqa: F401 - registers the Bearer scheme with drf-spectacular
         from .tokens import revoke_on_legacy_token_deleted, revoke_on_password_change
 
         post_delete.connect(revoke_on_legacy_token_deleted, sender=Token, dispatch_uid="games.botapi.revoke")
+        from .bots import forget_names
+        from .models import BotAccount
+
+        post_save.connect(lambda **kwargs: forget_names(), sender=BotAccount, weak=False, dispatch_uid="games.botapi.names")
+        post_delete.connect(lambda **kwargs: forget_names(), sender=BotAccount, weak=False,
+                            dispatch_uid="games.botapi.names-gone")
         pre_save.connect(revoke_on_password_change, sender=settings.AUTH_USER_MODEL,
                          dispatch_uid="games.botapi.revoke-on-password")

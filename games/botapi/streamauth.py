@@ -13,8 +13,7 @@ from django.db import close_old_connections
 from rest_framework import exceptions
 from rest_framework.authentication import get_authorization_header
 
-from ..api.authentication import CairnTokenAuthentication
-from .tokens import BearerAuthentication
+from .tokens import BearerAuthentication, LegacyTokenAuthentication
 
 
 class StreamRefused(Exception):
@@ -27,7 +26,7 @@ def _authenticate(request: Any) -> Any:
     header = get_authorization_header(request).split()
     try:
         if header:
-            for cls in (BearerAuthentication, CairnTokenAuthentication):
+            for cls in (BearerAuthentication, LegacyTokenAuthentication):
                 found = cls().authenticate(request)
                 if found is not None:
                     return found[0]

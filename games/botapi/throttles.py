@@ -1,4 +1,4 @@
-"""A bot account's own rate limit: every API request it makes with an access token (``RATE_LIMIT_BOT``)."""
+"""A bot account's own rate limit: every API request it makes with a token (``RATE_LIMIT_BOT``)."""
 
 from __future__ import annotations
 

@@ -21,6 +21,7 @@ from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 
 from .. import db
+from ..api.authentication import CairnTokenAuthentication
 from ..errors import BadRequest, NotFound
 from .models import SCOPES, AccessToken
 from . import throttles
@@ -144,3 +145,19 @@ class BearerAuthentication(BaseAuthentication):
 
     def authenticate_header(self, request: Any) -> str:
         return self.keyword
+
+
+class LegacyTokenAuthentication(CairnTokenAuthentication):
+    """``Authorization: Token <key>`` (every scope), with a bot account's requests counted under ``RATE_LIMIT_BOT``.
+
+    Whether the user is a bot comes from the process's short-lived set of bot names: no query per request.
+    """
+
+    def authenticate(self, request: Any) -> tuple[Any, Any] | None:
+        found = super().authenticate(request)
+        if found is not None:
+            from .bots import bot_usernames
+
+            if found[0].username in bot_usernames():
+                throttles.check(request, found[0])
+        return found

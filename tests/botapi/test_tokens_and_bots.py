@@ -141,8 +141,8 @@ def test_a_bot_account_has_its_own_rate_limit(alice, settings):
     settings.CAIRN_RATE_LIMIT_FACTOR = 1
     settings.CAIRN_RATE_LIMITS = {**settings.CAIRN_RATE_LIMITS, "bot": "3/min"}
     settings.CAIRN_RATE_LIMIT_NAMESPACE = "bot-limit-test"
-    BotAccount.objects.create(user=alice)
     api = _client(f"Bearer {_new_token(_client_for(alice), ['read'])['secret']}")
+    BotAccount.objects.create(user=alice)
     answers = [api.get("/api/games/").status_code for _ in range(4)]
     assert answers == [200, 200, 200, 429]
 
@@ -168,3 +168,14 @@ def test_a_password_change_revokes_the_access_tokens_of_a_person_without_a_legac
     token.refresh_from_db()
     assert token.revoked_at is not None and token.revoked_reason == "the password changed"
     alice.save(update_fields=["last_login"])  # other saves leave the tokens alone
+
+
+def test_a_bot_accounts_legacy_token_counts_under_the_bot_limit_too(alice, settings):
+    settings.CAIRN_RATE_LIMIT_FACTOR = 1
+    settings.CAIRN_RATE_LIMITS = {**settings.CAIRN_RATE_LIMITS, "bot": "2/min"}
+    settings.CAIRN_RATE_LIMIT_NAMESPACE = "bot-legacy-limit-test"
+    from games.botapi import bots
+
+    bots.make_bot(alice)
+    api = _client_for(alice)
+    assert [api.get("/api/games/").status_code for _ in range(3)] == [200, 200, 429]

@@ -30,13 +30,14 @@ WAIT_FOR_TURN = """() => {
 
 
 @pytest.fixture
-def bot_secret(live_asgi_url, make_user) -> str:  # noqa: ANN001
+def bot_secret(live_asgi_url, make_user):  # noqa: ANN001, ANN201
     """A bot account's access token, and a person (dana); made before the browser's event loop starts."""
     robot = make_user("randombot")
     bots.make_bot(robot)
     _, secret = tokens.create(robot, name="reference bot", scopes=["read", "play", "challenge", "bot"])
     make_user("dana", "goats-climb-high-42")
-    return secret
+    yield secret
+    bots.forget_names()  # this test's bot goes with its database
 
 
 def test_a_person_challenges_the_reference_bot_in_the_browser_and_plays_it_to_the_end(live_asgi_url, bot_secret,
