@@ -97,6 +97,7 @@ INSTALLED_APPS = [
     "games.accounts",  # verified email, deletion, export, moderation
     "games.audit",  # signed receipts and the public log of heads (docs/AUDIT.md)
     "games.fairplay",  # presence, leavers, rated-game integrity
+    "games.botapi",  # access tokens with scopes, NDJSON streams, bot accounts
     "frontend",
 ]
 
@@ -424,7 +425,15 @@ CAIRN_RATE_LIMITS = {
     "verify_email": os.environ.get("RATE_LIMIT_VERIFY_EMAIL", "5/hour"),  # per user: verification mails
     "account": os.environ.get("RATE_LIMIT_ACCOUNT", "30/hour"),  # per user: password change, export, deletion
     "transparency": os.environ.get("RATE_LIMIT_TRANSPARENCY", "600/min"),  # per address: the log's proofs
+    "bot": os.environ.get("RATE_LIMIT_BOT", "300/min"),  # per bot account: its API requests with tokens
 }
+# Streams (games/botapi/streams.py): a keep-alive line after this many seconds without another line,
+# at most this many open streams per account, and each stream ends after its maximum lifetime.
+CAIRN_STREAM_KEEPALIVE_SECONDS = env_int("STREAM_KEEPALIVE_SECONDS", 10)
+CAIRN_STREAM_MAX_PER_USER = env_int("STREAM_MAX_PER_USER", 8)
+CAIRN_STREAM_MAX_SECONDS = env_int("STREAM_MAX_SECONDS", 6 * 3600)
+# A bot account starts at most this many matches in a rolling 24 hours.
+CAIRN_BOT_DAILY_GAMES = env_int("BOT_DAILY_GAMES", 100)
 # Multiplies every limit above.  Off (1) by default; a load benchmark that registers many users and
 # moves many times from one address sets RATE_LIMIT_FACTOR=1000.  The test suite runs with 1000 too,
 # except the tests of the limits themselves.
@@ -488,7 +497,9 @@ SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "games.api.authentication.CairnTokenAuthentication",  # DRF's, its query compiled once
+        "games.botapi.tokens.BearerAuthentication",  # personal access tokens, held to their scopes
+        # DRF's, its query compiled once (games.api.authentication), a bot account's requests rate-limited
+        "games.botapi.tokens.LegacyTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
@@ -515,6 +526,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "PREPROCESSING_HOOKS": ["games.api.schema.drop_slash_aliases"],
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "games.botapi.schema.add_streams"],
 }
 
 # LOG_FORMAT=json (one JSON object a line; the default unless DEBUG) or text (games/ops/logs.py).

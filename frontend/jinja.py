@@ -37,6 +37,7 @@ from jinja2 import ChainableUndefined, Environment, Undefined, pass_context
 from markupsafe import Markup
 
 from .templatetags import memo as memo_parts
+from .templatetags.bots import badge as bot_badge
 from .templatetags import mountainhome
 
 
@@ -133,5 +134,6 @@ def environment(**options: Any) -> Environment:
         "floatformat": floatformat,
         "capfirst": capfirst,
         "truncatewords": truncatewords,
+        "bot_badge": bot_badge,  # " BOT" after a bot account's name
     })
     return env

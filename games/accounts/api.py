@@ -6,8 +6,7 @@ the reset requests, verification mails and account changes are rate-limited.
 
 from __future__ import annotations
 
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -168,12 +167,22 @@ class PasswordChangeView(APIView):
         return Response({"token": token.key})
 
 
+EXPORT = inline_serializer("AccountExport", {
+    "format": serializers.CharField(), "exported_at": serializers.DateTimeField(), "profile": serializers.DictField(),
+    "settings": serializers.DictField(), "ratings": serializers.ListField(child=serializers.DictField()),
+    "rating_history": serializers.DictField(), "matches": serializers.ListField(child=serializers.DictField()),
+    "chat_messages": serializers.ListField(child=serializers.DictField()),
+    "chat_reports_made": serializers.ListField(child=serializers.DictField()),
+    "moderation": serializers.ListField(child=serializers.DictField()),
+})
+
+
 class ExportView(APIView):
     permission_classes = [permissions.IsAuthenticated]
     throttle_classes = [AccountThrottle]
 
     @extend_schema(summary="Everything Cairn holds about you, as one JSON document",
-                   responses={200: OpenApiResponse(OpenApiTypes.OBJECT, description="cairn-account-export/1"), **ERR})
+                   responses={200: OpenApiResponse(EXPORT, description="cairn-account-export/1"), **ERR})
     def get(self, request: Request) -> Response:
         return Response(export.export(request.user))
 

@@ -22,6 +22,7 @@ urlpatterns = [
     *both("matches/<id:match_id>/events/", views.EventsView.as_view(), "api-match-events"),
     *both("matches/<id:match_id>/record", views.RecordView.as_view(), "api-match-record"),
     *both("matches/<id:match_id>/verify", views.VerifyView.as_view(), "api-match-verify"),
+    path("", include("games.botapi.urls")),  # access tokens, bot accounts, NDJSON streams
     path("", include("games.ranking.urls")),  # ranked play (issue 7): queue, challenges, ladders, resign/abort
     path("", include("games.audit.urls")),  # receipts and the public log of heads
     path("", include("games.fairplay.urls")),  # fair play: claims against a leaver

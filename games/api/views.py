@@ -18,11 +18,20 @@ import ai
 from engine import all_games
 
 from .. import db, selectors, services
+from ..botapi import bots
 from ..errors import BadRequest, Conflict, excerpt
 from ..ids import MAX_ID
 from ..models import Match
 from ..clocks import CASUAL_TIME_CONTROL
 from ..audit.receipts import head_receipt
+from .responses import (
+    EventsSerializer,
+    GamesSerializer,
+    MatchListSerializer,
+    MatchSerializer,
+    RecordSerializer,
+    VerifySerializer,
+)
 from .throttles import AccountLoginThrottle, ActionThrottle, CreateMatchThrottle, LoginThrottle, RegisterThrottle
 from .serializers import (
     ActionSerializer,
@@ -95,7 +104,7 @@ class TokenView(APIView):
 class GamesView(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(responses={200: GamesSerializer})
     def get(self, request: Request) -> Response:
         games = [game.metadata() for game in all_games()]
         bots = [{"level": level, **info} for level, info in ai.LEVELS.items()]
@@ -113,7 +122,7 @@ class MatchListView(APIView):
                              description="waiting = the lobby (matches with an open seat)"),
             OpenApiParameter("mine", bool, description="only matches you hold a seat in"),
         ],
-        responses={200: OpenApiTypes.OBJECT, 400: ERRORS[400]},
+        responses={200: MatchListSerializer, 400: ERRORS[400]},
     )
     def get(self, request: Request) -> Response:
         status_filter = request.query_params.get("status") or None
@@ -131,9 +140,10 @@ class MatchListView(APIView):
             qs = selectors.matches(status_filter)
         return Response({"matches": [selectors.match_summary(m, request.user) for m in qs[:100]]})
 
-    @extend_schema(request=CreateMatchSerializer, responses={201: OpenApiTypes.OBJECT, 400: ERRORS[400], 429: ERRORS[429]})
+    @extend_schema(request=CreateMatchSerializer, responses={201: MatchSerializer, 400: ERRORS[400], 429: ERRORS[429]})
     def post(self, request: Request) -> Response:
         data = _valid(CreateMatchSerializer, request)
+        bots.check_daily_cap(request.user)
         match = services.create_match(
             user=request.user, game_id=data["game"], seats=request.data.get("seats"), options=data.get("options"),
             rated=request.data.get("rated", False),
@@ -155,7 +165,7 @@ class MatchDetailView(APIView):
                 "requester's seat saw it then; `legal_actions` is empty",
             )
         ],
-        responses={200: OpenApiTypes.OBJECT, 400: ERRORS[400], 404: ERRORS[404]},
+        responses={200: MatchSerializer, 400: ERRORS[400], 404: ERRORS[404]},
     )
     def get(self, request: Request, match_id: int) -> Response:
         match = selectors.get_match(match_id)
@@ -176,9 +186,10 @@ class MatchDetailView(APIView):
 
 class JoinView(APIView):
     @extend_schema(request=JoinSerializer,
-                   responses={200: OpenApiTypes.OBJECT, 400: ERRORS[400], 404: ERRORS[404], 409: ERRORS[409]})
+                   responses={200: MatchSerializer, 400: ERRORS[400], 404: ERRORS[404], 409: ERRORS[409]})
     def post(self, request: Request, match_id: int) -> Response:
         body = request.data if isinstance(request.data, dict) else {}
+        bots.check_may_join(selectors.get_match(match_id), request.user)  # a bot: the seated people accept bots
         match = services.join_match(match_id=match_id, user=request.user, contribution=body.get("contribution"))
         match = selectors.get_match(match.pk)
         return Response(selectors.match_view(match, request.user))
@@ -203,7 +214,7 @@ class ActionsView(APIView):
 class EventsView(APIView):
     @extend_schema(
         parameters=[OpenApiParameter("after", int, description="only events with a greater seq")],
-        responses={200: OpenApiTypes.OBJECT, 400: ERRORS[400], 404: ERRORS[404]},
+        responses={200: EventsSerializer, 400: ERRORS[400], 404: ERRORS[404]},
     )
     def get(self, request: Request, match_id: int) -> Response:
         match = selectors.get_match(match_id)
@@ -229,7 +240,7 @@ class RecordView(APIView):
                 description="1: the same body, sent as a file (Content-Disposition: attachment; cairn-match-<id>.json)",
             )
         ],
-        responses={200: OpenApiTypes.OBJECT, 400: ERRORS[400], 404: ERRORS[404]},
+        responses={200: RecordSerializer, 400: ERRORS[400], 404: ERRORS[404]},
     )
     def get(self, request: Request, match_id: int) -> Response:
         download = request.query_params.get("download", "0")
@@ -243,7 +254,7 @@ class RecordView(APIView):
 
 
 class VerifyView(APIView):
-    @extend_schema(responses={200: OpenApiTypes.OBJECT, 404: ERRORS[404]})
+    @extend_schema(responses={200: VerifySerializer, 404: ERRORS[404]})
     def get(self, request: Request, match_id: int) -> Response:
         match = selectors.get_match(match_id)
         return Response(selectors.verdict_for(match, request.user).as_json())

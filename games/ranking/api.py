@@ -5,7 +5,6 @@ Documented in docs/API.md ("Ranked play") and in the OpenAPI schema at /api/sche
 
 from __future__ import annotations
 
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
@@ -17,6 +16,18 @@ from .. import services as match_services
 from ..api.serializers import ErrorBodySerializer
 from . import challenges, matchmaking, selectors
 from . import services as ranked_services
+from ..api.responses import MatchSerializer
+from .responses import (
+    ChallengesSerializer,
+    HistorySerializer,
+    LaddersSerializer,
+    LeaderboardSerializer,
+    ProfileSerializer,
+    QueueEntrySerializer,
+    QueuesSerializer,
+    RankedSerializer,
+)
+from .responses import ChallengeSerializer as ChallengeResponseSerializer
 from .models import QueueEntry
 
 ERR = {code: OpenApiResponse(ErrorBodySerializer, description=text) for code, text in {
@@ -59,7 +70,7 @@ def entry_json(entry: QueueEntry | None) -> dict | None:
 
 
 class QueueView(APIView):
-    @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="Open queues, how many wait, and your entry")
+    @extend_schema(responses={200: QueuesSerializer}, summary="Open queues, how many wait, and your entry")
     def get(self, request: Request) -> Response:
         user = request.user
         last = matchmaking.last_match(user) if user.is_authenticated else None
@@ -69,7 +80,7 @@ class QueueView(APIView):
             "last_match": last.match_id if last else None,
         })
 
-    @extend_schema(request=QueueJoinSerializer, responses={201: OpenApiTypes.OBJECT, **ERR},
+    @extend_schema(request=QueueJoinSerializer, responses={201: QueueEntrySerializer, **ERR},
                    summary="Join the queue of a game, player count, time control, rated or casual")
     def post(self, request: Request) -> Response:
         data = _valid(QueueJoinSerializer, request)
@@ -78,18 +89,18 @@ class QueueView(APIView):
         entry.refresh_from_db()  # paired at once if somebody suitable was waiting
         return Response(entry_json(entry), status=status.HTTP_201_CREATED)
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT, 404: ERR[404]}, summary="Leave the queue")
+    @extend_schema(responses={200: QueueEntrySerializer, 404: ERR[404]}, summary="Leave the queue")
     def delete(self, request: Request) -> Response:
         return Response(entry_json(matchmaking.cancel(user=request.user)))
 
 
 class ChallengesView(APIView):
-    @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="Your pending challenges, sent and received")
+    @extend_schema(responses={200: ChallengesSerializer}, summary="Your pending challenges, sent and received")
     def get(self, request: Request) -> Response:
         mine = challenges.of_user(request.user)
         return Response({k: [challenges.as_json(c) for c in v] for k, v in mine.items()})
 
-    @extend_schema(request=ChallengeSerializer, responses={201: OpenApiTypes.OBJECT, **ERR},
+    @extend_schema(request=ChallengeSerializer, responses={201: ChallengeResponseSerializer, **ERR},
                    summary="Challenge a user by name to a 2-player match with chosen options")
     def post(self, request: Request) -> Response:
         data = _valid(ChallengeSerializer, request)
@@ -101,20 +112,20 @@ class ChallengesView(APIView):
 
 
 class ChallengeAcceptView(APIView):
-    @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT, **ERR}, summary="Accept: the match starts")
+    @extend_schema(request=None, responses={200: ChallengeResponseSerializer, **ERR}, summary="Accept: the match starts")
     def post(self, request: Request, challenge_id: int) -> Response:
         return Response(challenges.as_json(challenges.accept(challenge_id=challenge_id, user=request.user)))
 
 
 class ChallengeDeclineView(APIView):
-    @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT, **ERR},
+    @extend_schema(request=None, responses={200: ChallengeResponseSerializer, **ERR},
                    summary="Decline (the challenged player) or cancel (the challenger)")
     def post(self, request: Request, challenge_id: int) -> Response:
         return Response(challenges.as_json(challenges.decline(challenge_id=challenge_id, user=request.user)))
 
 
 class ResignView(APIView):
-    @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT, **ERR},
+    @extend_schema(request=None, responses={200: MatchSerializer, **ERR},
                    summary="Resign (2 players: the opponent wins; 3-4: a bot takes your seat, you rank last)")
     def post(self, request: Request, match_id: int) -> Response:
         match_services.resign(match_id=match_id, user=request.user)
@@ -123,7 +134,7 @@ class ResignView(APIView):
 
 
 class AbortView(APIView):
-    @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT, **ERR},
+    @extend_schema(request=None, responses={200: MatchSerializer, **ERR},
                    summary="Abort before every player has moved once (no result, no rating change)")
     def post(self, request: Request, match_id: int) -> Response:
         match_services.abort(match_id=match_id, user=request.user)
@@ -134,7 +145,7 @@ class AbortView(APIView):
 class RankedMatchView(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT, 404: ERR[404]},
+    @extend_schema(responses={200: RankedSerializer, 404: ERR[404]},
                    summary="Rated or casual, time control, live clocks, seat ratings and rating changes")
     def get(self, request: Request, match_id: int) -> Response:
         match = match_selectors.get_match(match_id)
@@ -144,7 +155,7 @@ class RankedMatchView(APIView):
 class LaddersView(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="Every game's ladder (top five) and the bots")
+    @extend_schema(responses={200: LaddersSerializer}, summary="Every game's ladder (top five) and the bots")
     def get(self, request: Request) -> Response:
         return Response({"ladders": selectors.ladders(), "bots": selectors.bots()})
 
@@ -152,7 +163,7 @@ class LaddersView(APIView):
 class LeaderboardView(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT, 404: ERR[404]},
+    @extend_schema(responses={200: LeaderboardSerializer, 404: ERR[404]},
                    summary="One game's leaderboard: non-provisional players, rank, rating, deviation, games")
     def get(self, request: Request, game_id: str) -> Response:
         return Response(selectors.leaderboard(game_id))
@@ -161,7 +172,7 @@ class LeaderboardView(APIView):
 class ProfileView(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT, 404: ERR[404]},
+    @extend_schema(responses={200: ProfileSerializer, 404: ERR[404]},
                    summary="A user's ratings per game and rating history")
     def get(self, request: Request, username: str) -> Response:
         from ..fairplay import reliability
@@ -184,7 +195,7 @@ class HistoryView(APIView):
             OpenApiParameter("rated", str, enum=["true", "false"]),
             OpenApiParameter("result", str, enum=list(selectors.RESULTS)),
         ],
-        responses={200: OpenApiTypes.OBJECT, 400: ERR[400], 404: ERR[404]},
+        responses={200: HistorySerializer, 400: ERR[400], 404: ERR[404]},
         summary="A user's matches, newest first, with filters",
     )
     def get(self, request: Request, username: str) -> Response:

@@ -26,6 +26,7 @@ from ..errors import BadRequest, Conflict, Forbidden, NotFound
 from .. import clocks, notify
 from ..accounts import sanctions
 from ..fairplay import reliability
+from ..botapi import bots
 from .models import Challenge
 
 REALTIME_TTL = timedelta(minutes=10)
@@ -50,6 +51,8 @@ def create(
     if rated is True:
         sanctions.check_may_play_rated(user)
         reliability.check_may_play_rated(user)
+    bots.check_may_meet(user, target, rated=rated is True)
+    bots.check_daily_cap(user)
     try:
         game = get_game(game_id) if isinstance(game_id, str) else None
     except KeyError:
@@ -108,6 +111,9 @@ def accept(*, challenge_id: Any, user: Any) -> Challenge:
         _check_pending(challenge, now)
         if challenge.status != Challenge.Status.PENDING:
             return challenge  # expired just now: committed as such, reported below
+        bots.check_may_meet(challenge.challenger, challenge.challenged, rated=challenge.rated)
+        bots.check_daily_cap(challenge.challenger)
+        bots.check_daily_cap(user)
         players = [challenge.challenger, challenge.challenged]
         random.Random(secrets.randbits(64)).shuffle(players)
         match = services.create_match(
@@ -121,6 +127,8 @@ def accept(*, challenge_id: Any, user: Any) -> Challenge:
         challenge.save(update_fields=["status", "decided_at", "match"])
         for player in players:
             notify.match_found(player.pk, match.pk, reason="challenge")
+        notify.to_user_on_commit(challenge.challenger_id, {"type": "challenge_accepted", "challenge": challenge.pk,
+                                                           "match": match.pk})
     return challenge
 
 

@@ -36,6 +36,7 @@ from ..models import Match
 from .. import clocks, notify
 from ..accounts import sanctions
 from ..fairplay import reliability
+from ..botapi import bots
 from .models import QueueEntry, Rating
 from .ratings import START_DEVIATION, START_RATING
 
@@ -74,6 +75,7 @@ def _check_game(game_id: Any, players: Any) -> tuple[str, int]:
 def join(*, user: Any, game_id: Any, players: Any, time_control: Any = None, rated: Any = True) -> QueueEntry:
     """Wait for opponents in one queue.  409 ``already_queued`` if already waiting anywhere."""
     _require_user(user)
+    bots.check_may_queue(user)  # people only: a bot account plays by challenge
     game, count = _check_game(game_id, players)
     if rated is not True and rated is not False:
         raise BadRequest(f"'rated' must be true or false, not {rated!r}", code="bad_rated")

@@ -10,6 +10,7 @@ from django.db.models import Exists, OuterRef
 import ai
 from engine import all_games, get_game
 
+from ..botapi import bots as bot_accounts
 from ..errors import BadRequest, NotFound
 from ..models import Match, Seat
 from ..clocks import time_control_key
@@ -169,4 +170,5 @@ def match_history(
 
 
 def profile(user: Any) -> dict[str, Any]:
-    return {"user": user.username, "ratings": ratings_of(user), "history": history_of(user)}
+    return {"user": user.username, "bot_account": bot_accounts.is_bot(user), "ratings": ratings_of(user),
+            "history": history_of(user)}

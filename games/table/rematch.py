@@ -81,6 +81,11 @@ def offer(*, user: Any, match_id: Any) -> Rematch:
         with transaction.atomic():
             rematch = Rematch.objects.create(match=match, proposer=user)
             _maybe_start(rematch)
+            if rematch.status == Rematch.Status.PENDING:  # the account streams of the others
+                for person in humans(match):
+                    if person.pk != user.pk:
+                        notify.to_user_on_commit(person.pk, {"type": "rematch_offered", "match": match.pk,
+                                                             "from": user.username})
     except IntegrityError:
         raise Conflict("a rematch of this match was already offered", code="rematch_exists") from None
     return rematch

@@ -73,6 +73,8 @@ def test_schemathesis_finds_no_server_error(backend, server, alice, bob):
     for result in schema.get_all_operations():
         operation = result.ok()
         operations += 1
+        if operation.path.startswith("/api/stream/"):
+            continue  # a stream stays open (hours): its refusals are tested in tests/botapi
         strategy = st.one_of(
             operation.as_strategy(GenerationMode.POSITIVE), operation.as_strategy(GenerationMode.NEGATIVE)
         )
