@@ -86,8 +86,12 @@ class Cairn:
                     "SECRET_KEY": "benchmark-only-not-secret"}
         for name in ("REDIS_URL", "CHANNEL_PREFIX", "CELERY_QUEUE", "DEPLOYMENT_ID"):
             self.env.pop(name, None)
-        self.process = subprocess.Popen([str(checkout / "scripts" / "run")], cwd=checkout, env=self.env,
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+        # Its output goes to a file: a pipe nobody reads would fill with the access log and stop the server.
+        self.log = checkout / "var" / f"vs-peer-{label}.log"
+        self.log.parent.mkdir(exist_ok=True)
+        with open(self.log, "wb") as log:
+            self.process = subprocess.Popen([str(checkout / "scripts" / "run")], cwd=checkout, env=self.env,
+                                            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         self._wait_up()
         self.players = checkout / "var" / f"vs-peer-players-{label}.json"
         subprocess.run([str(checkout / ".venv" / "bin" / "python"), "manage.py", "load_players", str(players),
@@ -98,7 +102,7 @@ class Cairn:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise SystemExit(f"{self.label}: scripts/run exited: {self.process.stderr.read().decode()[-2000:]}")
+                raise SystemExit(f"{self.label}: scripts/run exited: {self.log.read_text(errors='replace')[-2000:]}")
             try:
                 with urllib.request.urlopen(f"{self.url}/api/games/", timeout=2) as answer:
                     if answer.status == 200:
