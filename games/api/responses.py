@@ -21,8 +21,8 @@ class ResultSerializer(serializers.Serializer):
     ranking = serializers.ListField(child=serializers.IntegerField())
 
 
-class MatchSerializer(serializers.Serializer):
-    """The match as the requester may see it (GET /api/matches/{id}/)."""
+class MatchFieldsSerializer(serializers.Serializer):
+    """What a match's full body and its summary in a list share."""
 
     id = serializers.IntegerField()
     game = serializers.CharField()
@@ -32,6 +32,11 @@ class MatchSerializer(serializers.Serializer):
     players = serializers.IntegerField()
     options = serializers.DictField()
     seats = SeatSerializer(many=True)
+
+
+class MatchSerializer(MatchFieldsSerializer):
+    """The match as the requester may see it (GET /api/matches/{id}/)."""
+
     to_move = serializers.ListField(child=serializers.IntegerField())
     my_seat = serializers.IntegerField(allow_null=True)
     view = serializers.DictField(help_text="the engine's observation for my_seat (the public view when null)")
@@ -42,17 +47,11 @@ class MatchSerializer(serializers.Serializer):
     created_by = serializers.CharField(allow_null=True)
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
+    receipt = serializers.DictField(allow_null=True, help_text="the signed receipt of the head this body shows "
+                                    "(docs/AUDIT.md); null for a running version 1 match of a game with hidden information")
 
 
-class MatchSummarySerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    game = serializers.CharField()
-    game_name = serializers.CharField()
-    status = serializers.ChoiceField(choices=["waiting", "active", "finished"])
-    seq = serializers.IntegerField()
-    players = serializers.IntegerField()
-    options = serializers.DictField()
-    seats = SeatSerializer(many=True)
+class MatchSummarySerializer(MatchFieldsSerializer):
     open_seats = serializers.IntegerField()
     to_move = serializers.ListField(child=serializers.IntegerField())
     my_seat = serializers.IntegerField(allow_null=True)
