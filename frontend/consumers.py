@@ -18,18 +18,23 @@ message type (chat, say) is one more small ``async def`` handler here.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
+from typing import Any
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.http import QueryDict
 
+from games.api import throttles
 from games.errors import DomainError
 from games.notify import group_name, ours, stamped
 from games.ops import logs, metrics
 
-from . import fanout, layerwatch
+from . import fanout, layerwatch, moves, presenters
+from .live import render_match_fragment
 from .table import render as table
 
 log = logging.getLogger(__name__)
@@ -41,6 +46,31 @@ REVEAL_SLACK = 0.05  # seconds after the reveal time: the event is then surely o
 
 def _query(query_string: bytes) -> dict[str, str]:
     return {k: v[0] for k, v in parse_qs(query_string.decode("latin-1")).items() if v}
+
+
+MAX_MESSAGE = 64 * 1024  # characters: a move's fields are far smaller
+
+
+def _message(text_data: str | None) -> dict | None:
+    """A JSON object sent by the page, or None (any other text, or one too long to be a move)."""
+    if not text_data or len(text_data) > MAX_MESSAGE or not text_data.startswith("{"):
+        return None
+    try:
+        message = json.loads(text_data)
+    except ValueError:
+        return None
+    return message if isinstance(message, dict) else None
+
+
+def _error_fragment(match_id: int, user: Any, error: str) -> str:
+    """``user``'s fragment of the match as it is, with ``error`` shown on the board (not cached: it is theirs)."""
+    from games import selectors
+
+    try:
+        match = selectors.get_match(match_id)
+    except DomainError:
+        return ""
+    return render_match_fragment(match, user, error=error, oob=True)
 
 
 def _seq_from_query(query_string: bytes) -> int | None:
@@ -129,8 +159,51 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await fanout.in_pool(table.socket_alive, self.match_id, self.channel_name, self.seat)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """Clients send nothing that matters; a message is answered with a fresh fragment."""
+        """A move (``{"type": "move", ...}``, see :meth:`move`); any other message is answered with a fresh fragment."""
+        message = _message(text_data)
+        if message is not None and message.get("type") == "move":
+            await self.move(message)
+            return
         await self.push(force=True)
+
+    async def move(self, message: dict) -> None:
+        """Play the move a page sends over its socket: ``{"type": "move", "id": "7", "fields": [[name, value], ...],
+        "lag": ms}``, the fields of the board's form (``expected_seq`` among them).
+
+        The answer is this socket's fragment (one render per viewer class and position, shared with the
+        pushes), then ``{"type": "move.answer", "id", "status", "seq", "server_ms"}`` with the status the
+        POST route would give (201, or 400/403/404/409/429 with the reason shown on the board).  The move
+        is marked with this socket's origin, so its push is not sent here a second time."""
+        started = time.perf_counter()
+        answer_id = str(message.get("id", ""))[:32]
+        try:
+            fields = moves.fields_of(message.get("fields"))
+        except presenters.FormError as exc:
+            outcome = moves.Outcome(400, str(exc))
+        else:
+            outcome = await fanout.in_pool(self._play, fields, moves.lag_of(message.get("lag")))
+        if outcome.stored:
+            await self.push(force=True)
+        else:
+            html = await fanout.in_pool(_error_fragment, self.match_id, self.user, outcome.error or "")
+            if html:
+                await self.send(text_data=html)
+        await self.send(text_data=json.dumps({
+            "type": "move.answer", "id": answer_id, "status": outcome.status, "error": outcome.error,
+            "seq": self.last_seq, "server_ms": round((time.perf_counter() - started) * 1000),
+        }))
+
+    def _play(self, fields: QueryDict, lag_ms: int | None) -> moves.Outcome:
+        if getattr(self.user, "is_authenticated", False):
+            limited = throttles.limited_user(self.user, "actions")
+            if limited:
+                return moves.Outcome(429, limited)
+        return moves.play(match_id=self.match_id, user=self.user, fields=fields, origin=self.origin, lag_ms=lag_ms)
+
+    @property
+    def origin(self) -> str:
+        """What this socket's own moves are marked with: the page's id, or the socket's own name."""
+        return self.client or self.channel_name[-64:]
 
     async def table_message(self, event: dict) -> None:
         """Chat, rematch offers, the spectator count (games.table): rendered for this connection's user."""
@@ -146,7 +219,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         seq = event.get("seq")
         if seq is not None and self.last_seq is not None and seq <= self.last_seq:
             return  # already pushed a fragment at least this new
-        if seq is not None and self.client and event.get("origin") == self.client:
+        if seq is not None and event.get("origin") == self.origin:
             # This page made the move and has its answer already (one delivery per move).
             self.last_seq = max(self.last_seq or 0, seq)
             return

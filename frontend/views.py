@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 import uuid
 from typing import Any
@@ -17,11 +16,11 @@ from django.views.decorators.http import require_GET, require_POST
 
 import ai
 from engine import all_games, get_game
-from games import notify, selectors, services
+from games import selectors, services
 from games.errors import DomainError, NotFound
 from games.models import Match
 
-from . import presenters
+from . import moves
 from .forms import CreateMatchForm, SignUpForm, bot_labels_by_game
 from .live import match_context, render_match_fragment, replay_context
 
@@ -234,66 +233,26 @@ def match_fragment(request: HttpRequest, match_id: int) -> HttpResponse:
     return HttpResponse(html)
 
 
-def _action_from_post(request: HttpRequest, match: Match) -> dict[str, Any]:
-    """The action in record notation: a JSON ``action`` field, or the game's own builder fields."""
-    raw = request.POST.get("action")
-    if raw:
-        try:
-            action = json.loads(raw)
-        except ValueError:
-            raise presenters.FormError("The move could not be read (it is not valid JSON).") from None
-        return action
-    builder = presenters.form_action_builder(match.game_id)
-    if builder is None:
-        raise presenters.FormError("No move was sent.")
-    return builder(request.POST, selectors.match_view(match, request.user))
-
-
 @require_POST
 def submit_move(request: HttpRequest, match_id: int) -> HttpResponse:
     """Submit a move (hx-post).  Answers with the viewer's fresh fragment, with the error if any.
 
     The status code says what happened (201 accepted; 400, 403, 404, 409 as
     in the API); htmx is configured to swap 4xx answers so the message shows.
+    The same move may come over the match websocket instead (``frontend.consumers``).
     """
     started = time.perf_counter()
-    if not request.user.is_authenticated:
-        return _move_answer(request, None, "Log in to play.", 403)
-    try:
-        match = _get_match(match_id)
-    except NotFound as exc:
-        return _move_answer(request, None, exc.message, 404)
-    try:
-        expected_seq = int(request.POST.get("expected_seq", ""))
-    except ValueError:
-        return _move_answer(request, match, "The move did not say which position it was made in.", 400)
-    try:
-        action = _action_from_post(request, match)
-        # The answer carries the fragment, so this page's socket is spared the same one (notify.from_origin).
-        with notify.from_origin(request.headers.get("X-Cairn-Client") if _is_htmx(request) else None):
-            services.submit_action(match_id=match.pk, user=request.user, action=action, expected_seq=expected_seq,
-                                   lag_ms=_lag_ms(request))
-    except presenters.FormError as exc:
-        return _move_answer(request, match, str(exc), 400)
-    except DomainError as exc:
-        message = exc.message
-        if exc.status == 409:
-            message = f"{message} The board below shows the current position."
-        return _move_answer(request, match, message, exc.status)
-    match.refresh_from_db()
-    answer = _move_answer(request, match, None, 201)
-    # The page measures its move's round trip less this (lag.js) and sends it with its next move.
-    answer["X-Cairn-Server-Ms"] = str(round((time.perf_counter() - started) * 1000))
+    # The answer carries the fragment, so this page's socket is spared the same one (notify.from_origin).
+    outcome = moves.play(
+        match_id=match_id, user=request.user, fields=request.POST,
+        origin=request.headers.get("X-Cairn-Client") if _is_htmx(request) else None,
+        lag_ms=moves.lag_of(request.headers.get("X-Cairn-Lag")),
+    )
+    answer = _move_answer(request, outcome.match, outcome.error, outcome.status)
+    if outcome.stored:
+        # The page measures its move's round trip less this (lag.js) and sends it with its next move.
+        answer["X-Cairn-Server-Ms"] = str(round((time.perf_counter() - started) * 1000))
     return answer
-
-
-def _lag_ms(request: HttpRequest) -> int | None:
-    """The lag the page measured on its last move (``X-Cairn-Lag``, ms); a bad value is ignored."""
-    try:
-        lag = int(request.headers.get("X-Cairn-Lag", ""))
-    except ValueError:
-        return None
-    return lag if 0 <= lag <= 10_000 else None
 
 
 def _move_answer(request: HttpRequest, match: Match | None, error: str | None, status: int) -> HttpResponse:

@@ -200,6 +200,26 @@ def limited_message(scope: str, wait: float | None) -> str:
     return f"too many {WHAT.get(scope, 'requests')} (the limit is {rate}); try again in {seconds} s"
 
 
+USER_THROTTLES = {cls.scope: cls for cls in (ActionThrottle, CreateMatchThrottle, AccountThrottle)}
+
+
+def limited_user(user: Any, scope: str) -> str | None:
+    """Count one request of ``user`` (signed in) against ``scope``'s limit, from outside an HTTP request (a move
+    over the match websocket); the 429 message when the limit is hit, else None."""
+    throttle = USER_THROTTLES[scope]()
+    if throttle.allow_request(_Caller(user), None):
+        return None
+    return limited_message(scope, throttle.wait())
+
+
+class _Caller:
+    """What a throttle reads of a request: its user (and, for DRF's fallback, an empty ``META``)."""
+
+    def __init__(self, user: Any) -> None:
+        self.user = user
+        self.META: dict[str, str] = {}
+
+
 # ---------------------------------------------------------------------- the pages
 
 

@@ -2,7 +2,10 @@
 
 The page is real (Daphne, the session, htmx, the websocket); the outage is
 made by Playwright's request interception on the move's POST only
-(``page.route``), so the rest of the page, its websocket included, stays up:
+(``page.route``), so the rest of the page, its websocket included, stays up.
+Moves go over the match socket while it is open (socketmove.js), so these pages
+are set to post their moves (``data-moves="http"``), as they do while the socket
+is down; the last test drops a socket move instead:
 
 * no answer at all (the connection refused): the move is kept, a banner says
   it was not played yet, the board still says "Your turn" and nothing is
@@ -40,7 +43,7 @@ def table(django_user_model):  # noqa: ANN001, ANN201
     return (alice, bob)[seat], match
 
 
-def _open_match(page, base: str, user, match: Match) -> None:  # noqa: ANN001
+def _open_match(page, base: str, user, match: Match, http: bool = True) -> None:  # noqa: ANN001
     page.goto(f"{base}/login/?next=/matches/{match.pk}/")
     page.fill("#id_username", user.username)
     page.fill("#id_password", PASSWORD)
@@ -48,6 +51,8 @@ def _open_match(page, base: str, user, match: Match) -> None:  # noqa: ANN001
     page.wait_for_url(f"{base}/matches/{match.pk}/")
     page.wait_for_selector("#connection[data-state=open]", timeout=STEP_MS)
     page.wait_for_selector("#match-live .climb", timeout=STEP_MS)
+    if http:
+        page.evaluate("document.querySelector('.match-shell').setAttribute('data-moves', 'http')")
 
 
 def _off_loop(fn):  # noqa: ANN001, ANN202
@@ -179,4 +184,33 @@ def test_offline_the_dot_is_not_live_and_a_failed_background_poll_never_replaces
     assert "nothing was changed" not in text and "cannot be reached" not in text, text
     assert _actions(match) == 1
     page.js_errors[:] = [e for e in page.js_errors if "ERR_INTERNET_DISCONNECTED" not in e]
+    _forget_the_provoked_errors(page)
+
+
+def test_a_socket_move_whose_answer_never_comes_is_sent_again_over_http_and_played_once(
+    live_asgi_url, table, browser_page
+) -> None:  # noqa: ANN001
+    page = browser_page
+    user, match = table
+    sent: list[str] = []
+
+    def route(ws) -> None:  # noqa: ANN001
+        server = ws.connect_to_server()
+
+        def from_page(message: str) -> None:
+            if '"type":"move"' in message.replace(" ", ""):
+                sent.append(message)  # the move never reaches the server, and the socket drops
+                ws.close(code=1006)
+            else:
+                server.send(message)
+
+        ws.on_message(from_page)
+
+    page.route_web_socket(f"**/ws/matches/{match.pk}/**", route)
+    _open_match(page, live_asgi_url, user, match, http=False)
+    page.locator("#match-live .climb").first.click()
+    page.wait_for_selector("#offline-banner[data-kind=ok]", timeout=STEP_MS)
+    assert len(sent) == 1 and '"expected_seq"' in sent[0]
+    assert _actions(match) == 1
+    page.wait_for_function(f"() => document.getElementById('match-live').dataset.seq === '{_seq(match)}'", timeout=STEP_MS)
     _forget_the_provoked_errors(page)

@@ -1,5 +1,5 @@
 /* Cairn's own script: small conveniences on top of htmx.  Every page works without
-   the parts below except live updates; nothing here sends moves (htmx forms do). */
+   the parts below except live updates; nothing here sends moves (htmx forms and socketmove.js do). */
 (function () {
   "use strict";
 

@@ -1,5 +1,5 @@
 // Lag compensation (docs/RANKING.md, "Lag compensation"): the round trip of this page's last move
-// request, less the server's own time on it (the answer's X-Cairn-Server-Ms), is this player's
+// request (or socket move, socketmove.js), less the server's own time on it (the answer's X-Cairn-Server-Ms), is this player's
 // network lag; it travels with the next move as X-Cairn-Lag (milliseconds), and the server credits
 // part of it back to a real-time clock, within a cap per move and a quota per match.
 (function () {
@@ -12,6 +12,12 @@
     var config = evt.detail && evt.detail.requestConfig;
     return Boolean(config && MOVE.test(config.path || ""));
   }
+
+  // socketmove.js reads the lag for a move sent on the socket, and sets it from that move's answer.
+  window.CairnLag = {
+    get: function () { return lag; },
+    set: function (ms) { lag = ms; }
+  };
 
   document.addEventListener("htmx:configRequest", function (evt) {
     if (lag !== null && MOVE.test(evt.detail.path || "")) {

@@ -232,6 +232,10 @@
       }, { once: true });
     });
   });
+  // A move sent on the socket (socketmove.js) whose answer never came: kept and sent again over HTTP.
+  document.addEventListener("cairn:keepMove", function (evt) {
+    keep(evt.detail, "The connection dropped before your move's answer came.", 300);
+  });
   // The match websocket is back: the server is reachable again, send the kept move now.
   document.addEventListener("htmx:wsOpen", function () {
     if (pending) schedule(300);

@@ -1,0 +1,187 @@
+"""Moves sent over the match websocket: the same guarantees as the POST route, one answer to the mover."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from django.contrib.auth.models import AnonymousUser
+from django.db import connections
+
+from frontend import fanout
+from games.models import Event, Match
+
+from .helpers import client_for, data_seq, mover, two_player_match
+from .test_consumers import TIMEOUT, connect_as
+
+pytestmark = pytest.mark.django_db(transaction=True, databases="__all__")
+
+CLIMB_NOTHING = json.dumps({"climb": []})
+
+
+def move_message(seq: int, ident: str = "1", action: str = CLIMB_NOTHING) -> str:
+    return json.dumps({"type": "move", "id": ident, "fields": [["expected_seq", str(seq)], ["action", action]]})
+
+
+async def answer_of(socket) -> tuple[str | None, dict]:  # noqa: ANN001
+    """What a socket move gets back: (the fragment or None, the ``move.answer``)."""
+    fragment = None
+    while True:
+        text = await socket.receive_from(timeout=TIMEOUT)
+        if text.startswith("{"):
+            return fragment, json.loads(text)
+        fragment = text
+
+
+async def connected(user, match: Match, query: str = ""):  # noqa: ANN001, ANN201
+    socket = connect_as(user, match.pk, query or f"?seq={match.seq}&client=page-{user}")
+    ok, _ = await socket.connect(timeout=TIMEOUT)
+    assert ok
+    return socket
+
+
+def actions_stored(match: Match) -> list[int]:
+    return list(Event.objects.filter(match_id=match.pk).order_by("seq").values_list("seq", flat=True))
+
+
+def test_a_move_over_the_socket_is_stored_and_answered_with_the_movers_fragment_once(alice, bob):
+    match = two_player_match(alice, bob)
+    player = mover(match, alice, bob)
+    other = bob if player == alice else alice
+
+    async def scenario() -> None:
+        mine, theirs = await connected(player, match), await connected(other, match)
+        await mine.send_to(text_data=move_message(match.seq, "7"))
+        fragment, answer = await answer_of(mine)
+        after = await database_sync_to_async(lambda: Match.objects.get(pk=match.pk).seq)()
+        assert after > match.seq
+        assert answer == {"type": "move.answer", "id": "7", "status": 201, "error": None, "seq": after,
+                          "server_ms": answer["server_ms"]}
+        assert data_seq(fragment) == after
+        assert f"{player.username} <em>(you)</em>" in fragment
+        assert data_seq(await theirs.receive_from(timeout=TIMEOUT)) == after  # the other screen's push
+        assert await mine.receive_nothing(timeout=0.5)  # the mover's push is its answer: nothing more
+        for socket in (mine, theirs):
+            await socket.disconnect()
+
+    async_to_sync(scenario)()
+    assert Event.objects.filter(match_id=match.pk, type="action").count() == 1
+
+
+def test_a_refused_socket_move_says_why_on_the_board_and_changes_nothing(alice, bob, carol):
+    match = two_player_match(alice, bob)
+    player = mover(match, alice, bob)
+    other = bob if player == alice else alice
+    cases = [
+        (other, move_message(match.seq), 403, "not your turn"),
+        (player, move_message(match.seq - 1), 409, "The board below shows the current position."),
+        (player, move_message(match.seq, action='{"climb": [99]}'), 400, ""),
+        (player, move_message(match.seq, action="{not json"), 400, "not valid JSON"),
+        (player, json.dumps({"type": "move", "id": "1", "fields": "expected_seq=3"}), 400, "[name, value] pairs"),
+        (player, json.dumps({"type": "move", "id": "1", "fields": [["expected_seq", "x"]]}), 400, "which position"),
+        (carol, move_message(match.seq), 403, "you hold no seat"),
+        (AnonymousUser(), move_message(match.seq), 403, "Log in to play."),
+    ]
+
+    async def scenario() -> None:
+        for user, message, status, reason in cases:
+            socket = await connected(user, match, f"?seq={match.seq}")
+            await socket.send_to(text_data=message)
+            fragment, answer = await answer_of(socket)
+            assert answer["status"] == status, (message, answer)
+            assert reason in answer["error"]
+            assert fragment is not None and 'id="move-error"' in fragment and data_seq(fragment) == match.seq
+            await socket.disconnect()
+
+    async_to_sync(scenario)()
+    assert Match.objects.get(pk=match.pk).seq == match.seq
+
+
+def test_any_other_message_is_answered_with_a_fresh_fragment_and_moves_nothing(alice, bob):
+    match = two_player_match(alice, bob)
+    player = mover(match, alice, bob)
+
+    async def scenario() -> None:
+        socket = await connected(player, match)
+        for text in ("hello", "{", '["move"]', '{"type": "refresh"}', "{" + "x" * 70_000):
+            await socket.send_to(text_data=text)
+            assert data_seq(await socket.receive_from(timeout=TIMEOUT)) == match.seq
+        await socket.disconnect()
+
+    async_to_sync(scenario)()
+    assert Match.objects.get(pk=match.pk).seq == match.seq
+
+
+def test_two_tabs_and_a_post_racing_in_one_position_store_exactly_one_move(alice, bob):
+    """Two sockets of the mover (two tabs) and a POST from a third, all naming the same expected_seq."""
+    match = two_player_match(alice, bob)
+    player = mover(match, alice, bob)
+    seq = match.seq
+
+    def post() -> int:
+        try:
+            return client_for(player).post(f"/matches/{match.pk}/move/", {"expected_seq": seq, "action": CLIMB_NOTHING},
+                                           HTTP_HX_REQUEST="true").status_code
+        finally:
+            connections.close_all()
+
+    async def scenario() -> list[int]:
+        tabs = [await connected(player, match, f"?seq={seq}&client=tab-{n}") for n in (1, 2)]
+        loop = asyncio.get_running_loop()
+        with ThreadPoolExecutor(1) as pool:
+            posted = loop.run_in_executor(pool, post)
+            for tab in tabs:
+                await tab.send_to(text_data=move_message(seq))
+            answers = [(await answer_of(tab))[1]["status"] for tab in tabs]
+            statuses = answers + [await posted]
+        for tab in tabs:
+            await tab.disconnect()
+        return statuses
+
+    statuses = async_to_sync(scenario)()
+    assert sorted(statuses) == [201, 409, 409]
+    assert Event.objects.filter(match_id=match.pk, type="action").count() == 1
+    stored = actions_stored(match)
+    assert stored == list(range(1, len(stored) + 1)) and stored[-1] == Match.objects.get(pk=match.pk).seq
+
+
+def test_socket_moves_count_against_the_moves_rate_limit(alice, bob, settings):
+    settings.CAIRN_RATE_LIMIT_FACTOR = 1
+    settings.CAIRN_RATE_LIMITS = {**settings.CAIRN_RATE_LIMITS, "actions": "1/min"}
+    settings.CAIRN_RATE_LIMIT_NAMESPACE = f"socket-moves-{alice.pk}"
+    match = two_player_match(alice, bob)
+    player = mover(match, alice, bob)
+
+    async def scenario() -> None:
+        socket = await connected(player, match)
+        await socket.send_to(text_data=move_message(match.seq - 1))  # refused as stale, but counted
+        assert (await answer_of(socket))[1]["status"] == 409
+        await socket.send_to(text_data=move_message(match.seq))
+        fragment, answer = await answer_of(socket)
+        assert answer["status"] == 429 and "too many moves" in answer["error"]
+        await socket.disconnect()
+
+    async_to_sync(scenario)()
+    assert Match.objects.get(pk=match.pk).seq == match.seq
+
+
+def test_the_movers_answer_and_its_other_tabs_push_share_one_render(alice, bob):
+    match = two_player_match(alice, bob)
+    player = mover(match, alice, bob)
+    fanout.renders.clear()
+
+    async def scenario() -> None:
+        first, second = [await connected(player, match, f"?seq={match.seq}&client=tab-{n}") for n in (1, 2)]
+        await first.send_to(text_data=move_message(match.seq))
+        fragment, answer = await answer_of(first)
+        assert answer["status"] == 201
+        assert await second.receive_from(timeout=TIMEOUT) == fragment  # the same seat's push: the same render
+        for socket in (first, second):
+            await socket.disconnect()
+
+    async_to_sync(scenario)()
+    assert fanout.renders.stats["computed"] == 1
