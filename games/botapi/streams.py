@@ -9,7 +9,9 @@ batch of changes (``sync_to_async``).  A stream listens on the channel layer's g
 * A line is one JSON object and ``\\n``; an empty line is the keep-alive, sent after
   ``STREAM_KEEPALIVE_SECONDS`` without another line.
 * A match stream keeps no backlog: a change only wakes it, and it reads the events after the last seq
-  it sent (:func:`games.selectors.visible_events`, the one redaction path).  The account stream keeps
+  it sent (:func:`games.selectors.visible_events`, the one redaction path): one read per viewer class
+  and position, shared by every stream of the match in the process (:mod:`games.coalesce`; a spectator
+  of a delayed match reads their own).  The account stream keeps
   at most :data:`QUEUE_SIZE` messages; when a client stops reading and that queue fills, the stream ends.
 * Each stream ends after ``STREAM_MAX_SECONDS``; an account holds at most ``STREAM_MAX_PER_USER``
   streams at once (``429 too_many_streams`` beyond).
@@ -29,6 +31,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpRe
 from django.utils import timezone
 
 from .. import clocks, notify, selectors
+from ..coalesce import Coalescer
 from ..errors import DomainError
 from ..ids import MAX_ID
 from ..models import Match
@@ -166,6 +169,35 @@ def _match_changes(match_id: int, user: Any, last: int) -> dict[str, Any] | None
     return _change(match, user, aggregate, last)
 
 
+# The streams of one match ask for the same change line at the same moment after a move: one read per viewer
+# class (a seat, or the undelayed spectators) and position, shared, and kept briefly for a stream a step behind.
+_heads = Coalescer(size=0, ttl=0)
+_lines = Coalescer(size=512, ttl=2.0)
+
+
+def _head(match_id: int) -> tuple[Match, int, str]:
+    match = selectors.get_match(match_id)
+    return match, match.seq, match.last_hash
+
+
+async def _next_line(match_id: int, user: Any, last: int) -> dict[str, Any] | None:
+    """The change line after seq ``last`` for ``user`` (None when there is nothing new), shared by every stream
+    of the same viewer class at the same position.  A spectator of a delayed match reads their own."""
+    match, seq, last_hash = await _heads.get(match_id, lambda: _run(_head, match_id))
+    viewer = selectors.seat_of(match, user)
+    if viewer is None and selectors.spectator_delay(match) is not None:
+        return await _run(_match_changes, match_id, user, last)
+    if seq <= last:
+        return None
+    key = (match_id, seq, last_hash, viewer, last)
+    return await _lines.get(key, lambda: _run(_change_at, match, user, last))
+
+
+def _change_at(match: Match, user: Any, last: int) -> dict[str, Any] | None:
+    aggregate = selectors.load_aggregate(match)
+    return _change(match, user, aggregate, last) if aggregate.seq > last else None
+
+
 async def _match_lines(stream: Stream, match_id: int, user: Any, after: int | None,
                        first: tuple[dict[str, Any], dict[str, Any], int]) -> AsyncIterator[bytes]:
     body, change, last = first
@@ -195,7 +227,7 @@ async def _match_lines(stream: Stream, match_id: int, user: Any, after: int | No
             changed.clear()
             await stream.tick()
             # Also on a keep-alive tick: a spectator's delay passing, or a lost group message.
-            line = await _run(_match_changes, match_id, user, last)
+            line = await _next_line(match_id, user, last)
             if line is None:
                 if time.monotonic() - sent >= keepalive:
                     sent = time.monotonic()

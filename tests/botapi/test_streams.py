@@ -209,3 +209,23 @@ async def test_a_stream_resumed_after_a_seq_it_has_not_reached_sends_only_the_ev
         assert line["events"] and all(e["seq"] > start + 2 for e in line["events"])
     finally:
         await stream.close()
+
+
+async def test_the_streams_of_one_match_share_one_read_per_viewer_class_and_position(alice, bob, carol, monkeypatch):
+    match = await run(two_humans, alice, bob)
+    reads: list[int] = []
+    change_at = streams._change_at
+    monkeypatch.setattr(streams, "_change_at", lambda m, user, last: reads.append(last) or change_at(m, user, last))
+    auths = [await run(bearer, user) for user in (alice, alice, alice, carol, carol, carol)]
+    opened = [await open_match(auth, match.pk) for auth in auths]
+    try:
+        for stream in opened:
+            await stream.next()  # the body
+        seq = await _move(match.pk, {0: alice, 1: bob}, random.Random(7))
+        lines = [await stream.next() for stream in opened]
+        assert all(line["seq"] == seq for line in lines)
+        assert lines[0] == lines[1] == lines[2] and lines[3] == lines[4] == lines[5]  # alice's seat, the spectators
+        assert len(reads) == 2  # one read per viewer class, not one per stream
+    finally:
+        for stream in opened:
+            await stream.close()
