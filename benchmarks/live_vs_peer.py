@@ -126,10 +126,10 @@ class Cairn:
                 if "gunicorn" in command_line(pid) and any("gunicorn" in command_line(child)
                                                            for child in descendants(pid))}
 
-    def load(self, matches: int, think: float, duration: float, read: str) -> dict[str, Any]:
+    def load(self, matches: int, think: float, duration: float, read: str, move: str = "api") -> dict[str, Any]:
         command = [str(ROOT / ".venv" / "bin" / "python"), str(ROOT / "benchmarks" / "service_live_load.py"),
                    "--base-url", self.url, "--players", str(self.players), "--matches", str(matches),
-                   "--think", str(think), "--duration", str(duration), "--read", read, "--json",
+                   "--think", str(think), "--duration", str(duration), "--read", read, "--move", move, "--json",
                    "--pids", ",".join(map(str, self.server_pids()))]
         done = subprocess.run(command, capture_output=True, text=True, timeout=duration + 900)
         if done.returncode != 0:
@@ -179,7 +179,8 @@ def main() -> None:
     parser.add_argument("--rungs", default="50:5,200:5,500:10", help="N:T,N:T,... (matches:think seconds)")
     parser.add_argument("--duration", type=float, default=40.0, help="the measured window of each run, s")
     parser.add_argument("--checkout", action="append", default=[],
-                        help="LABEL=DIR of a Cairn checkout with its .venv (repeatable; default: this one as 'cairn')")
+                        help="LABEL=DIR[@socket] of a Cairn checkout with its .venv (repeatable; default: this one as "
+                             "'cairn'); '@socket': its moves go on the mover's screen socket, as its page sends them")
     parser.add_argument("--read", choices=("screen", "api"), default="screen", help="see service_live_load.py")
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "service_results" /
                                              time.strftime("vs_peer_%Y-%m-%d_%H%M.jsonl", time.gmtime())))
@@ -191,7 +192,14 @@ def main() -> None:
     machine = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
                     if line.startswith("model name")), "?")
     print(f"machine: {machine}, {os.cpu_count()} cores; load {os.getloadavg()}")
-    servers = [Cairn(Path(directory).resolve(), label, max(n for n, _ in rungs)) for label, directory in checkouts]
+    started: dict[Path, Cairn] = {}  # one server per checkout, however many labels load it
+    servers: list[tuple[str, Cairn, str]] = []  # (label, server, how its moves are sent)
+    for label, spec in checkouts:
+        directory, _, move = spec.partition("@")
+        path = Path(directory).resolve()
+        if path not in started:
+            started[path] = Cairn(path, label, max(n for n, _ in rungs))
+        servers.append((label, started[path], move or "api"))
     try:
         with open(args.out, "a", encoding="utf-8") as out:
             for matches, think in rungs:
@@ -200,11 +208,11 @@ def main() -> None:
                 print(f"{matches} matches, think {think} s: peer p95 {base['p95_ms']} ms p99 {base['p99_ms']} ms, "
                       f"{base['cpu_ms_per_move']} ms CPU/move, burst p95 {base['connect_p95_ms']} ms, "
                       f"{base['server_rss_mb']} MB, {base['moves_per_s']} moves/s, load {base['loadavg_start']}")
-                for server in servers:
-                    got = server.load(matches, think, args.duration, args.read)
-                    out.write(json.dumps({"who": server.label, "machine": machine, **got}) + "\n")
+                for label, server, move in servers:
+                    got = server.load(matches, think, args.duration, args.read, move)
+                    out.write(json.dumps({"who": label, "machine": machine, **got}) + "\n")
                     memory = sum(got["server_rss_mb"].values()) if got.get("server_rss_mb") else None
-                    print(f"  {server.label}: p95 {got['p95_ms']} ms ({ratio(got['p95_ms'], base['p95_ms'])}), "
+                    print(f"  {label}: p95 {got['p95_ms']} ms ({ratio(got['p95_ms'], base['p95_ms'])}), "
                           f"p99 {got['p99_ms']} ms ({ratio(got['p99_ms'], base['p99_ms'])}), "
                           f"{got['server_cpu_ms_per_move']} ms CPU/move "
                           f"({ratio(got['server_cpu_ms_per_move'], base['cpu_ms_per_move'])}), burst p95 "
@@ -213,7 +221,7 @@ def main() -> None:
                           f"errors {got['errors']}, load {got['load_before']}")
                     sys.stdout.flush()
     finally:
-        for server in servers:
+        for server in started.values():
             server.stop()
 
 

@@ -3,12 +3,13 @@
 It starts nothing itself.  Against a running Cairn (``./scripts/run``) it
 opens N two-person Mountain Goats matches, watches each with both players'
 websocket screens (``/ws/matches/<id>/``, logged in by session cookie), and
-makes each match's moves through the REST API after an exponential think
+makes each match's moves through the REST API (``--move api``, the default) or on the
+mover's own screen socket as the page does (``--move socket``) after an exponential think
 time, choosing among the moves its mover's screen offers (``--read screen``, the default: the
 hidden ``action`` inputs of the forms in the last fragment that screen received, as a player
 clicks one in the browser; ``--read api`` reads them with a ``GET /api/matches/{id}/`` before
 each move instead, one or two per move, as the ladders before 2026-11-26 06:00 UTC did).  A
-move's latency runs from just before its POST until *every* screen
+move's latency runs from just before its POST (or socket message) until *every* screen
 of that match has received a fragment whose ``data-seq`` is at least the
 seq the POST answered; a screen that has not within ``--miss-after``
 seconds counts as missed.  It prints moves/s, p50/p95/p99/max and the missed
@@ -57,6 +58,7 @@ class Screen:
     ws: Any = None
     status: str = ""
     offered: list[str] = field(default_factory=list)  # the moves its last fragment offers (escaped JSON)
+    answers: asyncio.Queue = field(default_factory=asyncio.Queue)  # its socket moves' answers (--move socket)
 
 
 @dataclass
@@ -149,6 +151,9 @@ async def read_screen(live: Live, index: int, screen: Screen) -> None:
     async for message in screen.ws:
         if message.type != aiohttp.WSMsgType.TEXT:
             break
+        if message.data.startswith("{"):  # the answer to a move sent on this socket
+            screen.answers.put_nowait(json.loads(message.data))
+            continue
         found = SEQ.search(message.data)
         if not found:
             continue
@@ -264,8 +269,11 @@ async def play(session: aiohttp.ClientSession, ws_session: aiohttp.ClientSession
         live.reached = {}
         live.changed.clear()
         started = time.perf_counter()
-        status, body = await api(session, "POST", f"{base}/api/matches/{live.match_id}/actions/", player["token"],
-                                 {"action": action, "expected_seq": expected})
+        if args.move == "socket":
+            status, body = await socket_move(live.screens[seat], action, expected, args.miss_after)
+        else:
+            status, body = await api(session, "POST", f"{base}/api/matches/{live.match_id}/actions/", player["token"],
+                                     {"action": action, "expected_seq": expected})
         if status != 201:
             stats.error(f"POST {status}")
             continue
@@ -286,6 +294,19 @@ async def play(session: aiohttp.ClientSession, ws_session: aiohttp.ClientSession
         else:
             stats.latencies.append((max(live.reached.values()) - started) * 1000)
         live.target = None
+
+
+async def socket_move(screen: Screen, action: Any, expected: int, timeout: float) -> tuple[int, Any]:
+    """A move sent on the mover's own screen socket, as the page sends it (socketmove.js): (status, answer)."""
+    if screen.ws is None:
+        return 0, "no socket"
+    fields = [["expected_seq", str(expected)], ["action", json.dumps(action)]]
+    try:
+        await screen.ws.send_str(json.dumps({"type": "move", "id": str(expected), "fields": fields}))
+        answer = await asyncio.wait_for(screen.answers.get(), timeout=timeout)
+    except (aiohttp.ClientError, asyncio.TimeoutError, OSError, ConnectionResetError) as exc:
+        return 0, type(exc).__name__
+    return answer["status"], answer
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -370,6 +391,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "errors": stats.errors,
         "finished_matches": stats.finished,
         "read": args.read,
+        "move": args.move,
         "api_reads_per_move": round(stats.reads / len(lat), 2) if lat else float("nan"),
         "setup_s": round(setup_s, 1),
         "burst": {
@@ -404,6 +426,9 @@ def main() -> None:
     parser.add_argument("--pids", default="", help="comma-separated ids of the server's processes on this "
                         "machine: their CPU time per move and memory are reported")
     parser.add_argument("--seed", type=int, default=12)
+    parser.add_argument("--move", choices=("api", "socket"), default="api",
+                        help="moves through POST /api/matches/{id}/actions/ (a bot's way) or on the mover's screen "
+                             "socket (the page's way)")
     parser.add_argument("--read", choices=("screen", "api"), default="screen",
                         help="where the mover finds its moves: its screen's last fragment (as in the browser), "
                              "or a GET of the match before each move")
