@@ -12,7 +12,7 @@ takes this process's CPU time and query count of:
   render caches emptied first.
 
 It prints the medians (``N`` moves, default 40, or fewer if the match ends).  ``Q=1`` also
-lists each part's queries per move; ``PROF=move`` or ``PROF=fan`` prints a cProfile of that
+lists each part's queries per move; ``PROF=get``, ``PROF=move`` or ``PROF=fan`` prints a cProfile of that
 part.  Used for docs/PERFORMANCE.md (issue 12).
 """
 import collections
@@ -64,8 +64,10 @@ with django_database():
             break
         seat = v["to_move"][0]; u = seat_user[seat]
         t=time.process_time()
+        if PROF=="get": prof.enable()
         with CaptureQueriesContext(connection) as cq:
             v = clients[u.pk].get(f"/api/matches/{match.pk}/").json()
+        if PROF=="get": prof.disable()
         cpu_get.append(time.process_time()-t); nq_get.append(len(cq))
         for q in cq.captured_queries: qs_get[re.sub(r"\d+|\x27[^\x27]*\x27","?",q["sql"])[:140]]+=1
         a = v["legal_actions"][-1]
