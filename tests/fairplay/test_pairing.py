@@ -10,7 +10,6 @@ from django.test import Client
 from django.utils import timezone
 
 from games.errors import BadRequest
-from games.fairplay import pairing
 from games.fairplay.models import QueueFilter
 from games.ranking import matchmaking
 from games.ranking.models import QueueEntry
