@@ -360,6 +360,8 @@ CAIRN_SPECTATOR_TTL_SECONDS = env_int("SPECTATOR_TTL_SECONDS", 6 * 3600)
 CAIRN_PRESENCE_TTL_SECONDS = env_int("PRESENCE_TTL_SECONDS", 60)
 CAIRN_LEAVER_GRACE_FACTOR = float(os.environ.get("LEAVER_GRACE_FACTOR", "1"))
 CAIRN_QUEUE_LEAVE_GRACE_SECONDS = env_int("QUEUE_LEAVE_GRACE_SECONDS", 15)
+# A player's match socket pings this often to measure their round trip (games.fairplay.lag).
+CAIRN_LAG_PING_SECONDS = float(os.environ.get("LAG_PING_SECONDS", "5"))
 
 
 def _email_settings(url: str) -> dict:

@@ -13,6 +13,12 @@ reads and rendering run in fanout's bounded pool, and so do the table's
 ``database_sync_to_async`` would run them all on one thread per process, one
 after the other, which 1,000 sockets connecting at once queue behind.  A new
 message type (chat, say) is one more small ``async def`` handler here.
+
+A player's socket whose page answers pings (``?lag=1``) also measures its round trip (games.fairplay.lag): it pings
+every few seconds with the server's time, the page answers with a pong, and the
+round trip timed here on the server's monotonic clock becomes the seat's recent
+lag estimate in Redis (the lag credit of its moves is capped by it).  The page
+sets its clock by the server's time in the ping and half the round trip.
 """
 
 from __future__ import annotations
@@ -92,8 +98,13 @@ class MatchConsumer(AsyncWebsocketConsumer):
     shown: int | None = None  # the seq the last pushed fragment showed (behind the live one for a delayed spectator)
     reveal_task: asyncio.Task | None = None
     presence: bool = False
+    lag: bool = False
     seat: int | None = None  # the viewer's seat (a player), whose presence this socket keeps (games.fairplay)
     alive: asyncio.Task | None = None
+    pinger: asyncio.Task | None = None
+    pings: dict | None = None  # ping id -> when it was sent (the event loop's monotonic clock)
+    ping_id: int = 0
+    rtt_ms: float | None = None  # the last round trip measured (sent with the next ping, for the page's clock)
 
     async def dispatch(self, message: dict) -> None:
         """As Channels' own, without its ``aclose_old_connections()`` before every message: a trip to a
@@ -120,6 +131,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.client = query.get("client", "")[:64]
         # ``?presence=1``: the page draws the players' presence panel, so it is sent its pushes (games.fairplay).
         self.presence = query.get("presence") == "1"
+        # ``?lag=1``: the page answers pings (lag.js), so a player's socket measures their round trip.
+        self.lag = query.get("lag") == "1"
         self.group = group_name(self.match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         # Pub/Sub drops what is published while Redis is away, silently: catch up when it is back.
@@ -136,6 +149,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
             table.socket_opened, self.match_id, self.channel_name, self.user, self.presence)
         if self.seat is not None:
             self.alive = asyncio.ensure_future(self.keep_alive())
+            if self.lag:
+                self.pings = {}
+                self.pinger = asyncio.ensure_future(self.ping_loop())
 
     async def disconnect(self, code: int) -> None:
         layerwatch.unwatch(self)
@@ -146,6 +162,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
             self.reveal.cancel()
         if self.alive is not None:
             self.alive.cancel()
+        if self.pinger is not None:
+            self.pinger.cancel()
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await fanout.in_pool(table.socket_closed, self.match_id, self.channel_name, self.user, self.seat)
@@ -158,11 +176,48 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await asyncio.sleep(refresh_every())
             await fanout.in_pool(table.socket_alive, self.match_id, self.channel_name, self.seat)
 
+    async def ping_loop(self) -> None:
+        """A player's socket: a ping at once, then one every few seconds (games.fairplay.lag)."""
+        from games.fairplay.lag import ping_every
+
+        while True:
+            await self.ping()
+            await asyncio.sleep(ping_every())
+
+    async def ping(self) -> None:
+        self.ping_id += 1
+        pings = self.pings if self.pings is not None else {}
+        pings[self.ping_id] = asyncio.get_running_loop().time()
+        for stale in [key for key in pings if key <= self.ping_id - 4]:  # unanswered: the sample is lost
+            del pings[stale]
+        await self.send(text_data=json.dumps({"type": "ping", "id": self.ping_id, "server_ms": round(time.time() * 1000),
+                                              "rtt_ms": self.rtt_ms}))
+
+    async def pong(self, text_data: str) -> bool:
+        """A pong to one of this socket's pings: its round trip is recorded for the seat.  False: not a pong."""
+        if not self.pings or not text_data.startswith("{"):
+            return False
+        try:
+            message = json.loads(text_data)
+        except ValueError:
+            return False
+        if not isinstance(message, dict) or message.get("type") != "pong":
+            return False
+        sent = self.pings.pop(message.get("id"), None) if type(message.get("id")) is int else None
+        if sent is not None:
+            from games.fairplay import lag
+
+            self.rtt_ms = round((asyncio.get_running_loop().time() - sent) * 1000, 1)
+            await fanout.in_pool(lag.record, self.match_id, self.seat, self.rtt_ms)
+        return True
+
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """A move (``{"type": "move", ...}``, see :meth:`move`); any other message is answered with a fresh fragment."""
+        """A move (see :meth:`move`) is played, a pong timed; any other message is answered with a fresh fragment."""
         message = _message(text_data)
         if message is not None and message.get("type") == "move":
             await self.move(message)
+            return
+        if text_data and await self.pong(text_data):
             return
         await self.push(force=True)
 

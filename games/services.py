@@ -329,7 +329,9 @@ def _check_expected_seq(expected_seq: Any) -> int:
     return expected_seq
 
 
-def _act(match_id: Any, *, seat_for: Any, action: Any, expected_seq: int, actor: str, lag: float = 0.0) -> int:
+def _act(match_id: Any, *, seat_for: Any, action: Any, expected_seq: int, actor: str, lag: Any = 0.0) -> int:
+    """``lag``: seconds, or a function of (match id, the mover's seat) that gives them (called on real-time
+    clocks only)."""
     with store.appending(match_id):
         match, seats = selectors.get_match_for_write(match_id)
         if match.status == Match.Status.FINISHED:
@@ -347,6 +349,8 @@ def _act(match_id: Any, *, seat_for: Any, action: Any, expected_seq: int, actor:
                 f"stale expected_seq {expected_seq}: match {match.pk} is at seq {aggregate.seq}", code="stale_seq"
             )
         seat = seat_for(aggregate, seats)
+        if callable(lag):
+            lag = lag(match.pk, seat) if aggregate.clock is not None and aggregate.clock.realtime else 0.0
         prev_hash = aggregate.last_hash
         aggregate.act(seat, action, bytes.fromhex(match.seed), actor, lag=lag)
         _save(match, aggregate, seats, expected_seq=expected_seq, prev_hash=prev_hash)
@@ -360,7 +364,8 @@ def submit_action(*, match_id: Any, user: Any, action: Any, expected_seq: Any, l
     400 for an illegal or malformed action, 403 when ``user`` holds no seat or
     it is not their turn, 404 for an unknown match, 409 for a stale
     ``expected_seq`` (or a match that is over or not started).  ``lag_ms``: the
-    network lag the mover's page measured (0 to 10000), credited back in part on
+    network lag the mover's page measured (0 to 10000), capped by the round trip
+    their match socket measured (games.fairplay.lag) and credited back in part on
     a real-time clock (docs/RANKING.md, "Lag compensation"); 400 ``bad_lag`` otherwise.
     """
     _require_user(user)
@@ -382,8 +387,10 @@ def submit_action(*, match_id: Any, user: Any, action: Any, expected_seq: Any, l
         raise Forbidden(f"not your turn: it is {movers} to move, and you hold seat {mine[0]}", code="not_your_turn")
 
     try:
+        from .fairplay import lag as socket_lag
+
         return _act(match_id, seat_for=seat_for, action=action, expected_seq=expected, actor=user_actor(user),
-                    lag=(lag_ms or 0) / 1000)
+                    lag=lambda pk, seat: socket_lag.seconds_for_move(pk, seat, lag_ms))
     except _ClockRanOut as exc:
         # The move is refused and the time-out recorded now, whether or not a timeout task has run
         # (workers down, a lost ETA task): a clock is decided by the events' times, not by when it is checked.

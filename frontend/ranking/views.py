@@ -53,6 +53,7 @@ def play(request: HttpRequest) -> HttpResponse:
         matchmaking.join(
             user=request.user, game_id=request.POST.get("game", ""), players=players,
             time_control=request.POST.get("time_control") or None, rated=request.POST.get("rated") == "1",
+            min_completion=request.POST.get("min_completion") or None,
         )
     except DomainError as exc:
         return _back_to_lobby(request, exc.message)

@@ -167,6 +167,8 @@ def help_page(request: HttpRequest, game_id: str) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def notification_settings(request: HttpRequest) -> HttpResponse:
+    from games.fairplay import reminders
+
     prefs = notifications.settings_of(request.user)
     error = None
     if request.method == "POST":
@@ -176,6 +178,7 @@ def notification_settings(request: HttpRequest) -> HttpResponse:
                 user=request.user, sound=request.POST.get("sound") == "1", browser=request.POST.get("browser") == "1",
                 email_turn=request.POST.get("email_turn") == "1", email=email,
             )
+            reminders.set_reminders(user=request.user, on=request.POST.get("correspondence_reminder") == "1")
         except DomainError as exc:
             error = exc.message
         else:
@@ -184,4 +187,5 @@ def notification_settings(request: HttpRequest) -> HttpResponse:
         prefs = notifications.settings_of(request.user)
     return render(request, "frontend/table/settings.html",
                   {"prefs": prefs, "error": error, "email": request.user.email,
+                   "reminders": reminders.wants_reminders(request.user),
                    "email_verified": emails.is_verified(request.user)}, status=400 if error else 200)

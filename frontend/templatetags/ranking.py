@@ -21,7 +21,7 @@ from engine import all_games
 from games.errors import DomainError
 from games.models import Match
 from games import clocks
-from games.fairplay import reliability
+from games.fairplay import pairing, reliability
 from games.ranking import challenges, matchmaking, selectors
 from games.ranking import services as ranked_services
 
@@ -29,6 +29,8 @@ register = template.Library()
 
 # A page that missed the websocket push still goes to a match found this recently.
 READY_SECONDS = 30
+# What the lobby's queue form offers as opponents' least completion rate (any 1-100 works through the API).
+MIN_COMPLETION_CHOICES = [50, 70, 80, 90, 95]
 
 
 def play_options() -> list[dict[str, Any]]:
@@ -55,6 +57,8 @@ def lobby_context(user: Any) -> dict[str, Any]:
         "default_tc": clocks.DEFAULT_TIME_CONTROL,
         "queues": matchmaking.open_queues(),
         "entry": entry,
+        "min_completion_choices": MIN_COMPLETION_CHOICES,
+        "entry_min_completion": pairing.minimum_of(entry) if entry else None,
         "waited": int((timezone.now() - entry.joined_at).total_seconds()) if entry else 0,
         "challenges": challenges.of_user(user) if authenticated else {"sent": [], "received": []},
         "ratings": selectors.ratings_of(user) if authenticated else [],

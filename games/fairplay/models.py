@@ -33,3 +33,42 @@ class TakebackOffer(models.Model):
 
     def __str__(self) -> str:
         return f"takeback offer by seat {self.seat} in match {self.match_id} at seq {self.seq} ({self.status})"
+
+
+class QueueFilter(models.Model):
+    """A queue entry's choice: pair me only with people whose completion rate is at least ``min_completion``
+    percent (games.fairplay.reliability).  No row: anybody."""
+
+    entry = models.OneToOneField("ranking.QueueEntry", on_delete=models.CASCADE, primary_key=True,
+                                 related_name="completion_filter")
+    min_completion = models.PositiveSmallIntegerField(help_text="percent, 1 to 100")
+
+    def __str__(self) -> str:
+        return f"queue entry {self.entry_id}: completion at least {self.min_completion}%"
+
+
+class ReminderSetting(models.Model):
+    """A person's opt-in to the reminder email of correspondence matches (half the time for a move left)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
+                                related_name="fairplay_reminders")
+    correspondence_reminder = models.BooleanField(default=False)
+
+    def __str__(self) -> str:
+        return f"reminders of user {self.user_id}: {self.correspondence_reminder}"
+
+
+class CorrespondenceReminder(models.Model):
+    """One reminder sent: to ``user``, in ``match``, for the turn that began at ``seq``.  The unique key makes
+    the beat task idempotent (once per turn)."""
+
+    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="+")
+    seq = models.PositiveIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    sent_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "seq", "user"], name="correspondence_reminder_once")]
+
+    def __str__(self) -> str:
+        return f"reminder to user {self.user_id} in match {self.match_id} at seq {self.seq}"

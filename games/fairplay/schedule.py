@@ -15,4 +15,10 @@ BEAT_SCHEDULE = {
         "task": "games.fairplay.tasks.sweep_leavers",
         "schedule": timedelta(seconds=float(os.environ.get("LEAVER_SWEEP_SECONDS", "10"))),
     },
+    # Emails the person to move in a correspondence match once half the time for the move is gone (if they
+    # opted in); once per turn, whatever the number of runs.
+    "fairplay-correspondence-reminders": {
+        "task": "games.fairplay.tasks.send_reminders",
+        "schedule": timedelta(seconds=float(os.environ.get("REMINDER_SWEEP_SECONDS", "300"))),
+    },
 }

@@ -31,3 +31,11 @@ def check_leaver(match_id: int) -> list[int]:
 def end_queue_entry(user_id: int) -> int:
     """A person's last page closed a grace period ago: their queue entry ends."""
     return leavers.end_absent_queue_entries([user_id])
+
+
+@shared_task(name="games.fairplay.tasks.send_reminders", acks_late=True, ignore_result=True, **RETRY)
+def send_reminders() -> dict[str, int]:
+    """Correspondence reminders due now (games.fairplay.reminders); each is sent once per turn."""
+    from . import reminders
+
+    return reminders.send_due()

@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 from .. import selectors as match_selectors
 from .. import services as match_services
 from ..api.serializers import ErrorBodySerializer
+from ..fairplay import pairing
 from . import challenges, matchmaking, selectors
 from . import services as ranked_services
 from ..api.responses import MatchSerializer
@@ -43,6 +44,10 @@ class QueueJoinSerializer(serializers.Serializer):
     players = serializers.IntegerField()
     time_control = serializers.JSONField(required=False, help_text=TIME_CONTROL_HELP)
     rated = serializers.BooleanField(required=False, default=True)
+    min_completion = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=100,
+        help_text="pair me only with people whose completion rate is at least this many percent (1 to 100); "
+                  "people with no finished match yet have no rate and do not qualify; left out or null: anybody")
 
 
 class ChallengeSerializer(serializers.Serializer):
@@ -65,7 +70,7 @@ def entry_json(entry: QueueEntry | None) -> dict | None:
     return {
         "id": entry.pk, "game": entry.game_id, "players": entry.players, "time_control": entry.tc_key,
         "rated": entry.rated, "status": entry.status, "joined_at": entry.joined_at.isoformat(),
-        "match": entry.match_id,
+        "match": entry.match_id, "min_completion": pairing.minimum_of(entry),
     }
 
 
@@ -85,7 +90,8 @@ class QueueView(APIView):
     def post(self, request: Request) -> Response:
         data = _valid(QueueJoinSerializer, request)
         entry = matchmaking.join(user=request.user, game_id=data["game"], players=data["players"],
-                                 time_control=data.get("time_control"), rated=data["rated"])
+                                 time_control=data.get("time_control"), rated=data["rated"],
+                                 min_completion=data.get("min_completion"))
         entry.refresh_from_db()  # paired at once if somebody suitable was waiting
         return Response(entry_json(entry), status=status.HTTP_201_CREATED)
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 import secrets
 from datetime import datetime
-from typing import Any
+from typing import Any, Callable
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -35,7 +35,7 @@ from ..errors import BadRequest, Conflict, NotFound
 from ..models import Match
 from .. import clocks, notify
 from ..accounts import sanctions
-from ..fairplay import reliability
+from ..fairplay import pairing, reliability
 from ..botapi import bots
 from .models import QueueEntry, Rating
 from .ratings import START_DEVIATION, START_RATING
@@ -72,13 +72,17 @@ def _check_game(game_id: Any, players: Any) -> tuple[str, int]:
     return game.id, players
 
 
-def join(*, user: Any, game_id: Any, players: Any, time_control: Any = None, rated: Any = True) -> QueueEntry:
-    """Wait for opponents in one queue.  409 ``already_queued`` if already waiting anywhere."""
+def join(*, user: Any, game_id: Any, players: Any, time_control: Any = None, rated: Any = True,
+         min_completion: Any = None) -> QueueEntry:
+    """Wait for opponents in one queue.  409 ``already_queued`` if already waiting anywhere.
+    ``min_completion``: pair only with people whose completion rate is at least this many percent
+    (games.fairplay.pairing); 400 ``bad_min_completion``."""
     _require_user(user)
     bots.check_may_queue(user)  # people only: a bot account plays by challenge
     game, count = _check_game(game_id, players)
     if rated is not True and rated is not False:
         raise BadRequest(f"'rated' must be true or false, not {rated!r}", code="bad_rated")
+    min_completion = pairing.check_min_completion(min_completion)
     if rated:
         sanctions.check_may_play_rated(user)  # a moderator's suspension: 403 with the reason and the end
         reliability.check_may_play_rated(user)  # a wait after repeated aborts or walk-aways: 403 playban
@@ -91,6 +95,7 @@ def join(*, user: Any, game_id: Any, players: Any, time_control: Any = None, rat
                 rated=rated, rating=rating.rating if rating else START_RATING,
                 deviation=rating.deviation if rating else START_DEVIATION, joined_at=timezone.now(),
             )
+            pairing.save_filter(entry, min_completion)
     except IntegrityError:
         raise Conflict("you are already waiting in a queue; cancel it first", code="already_queued") from None
     # The entry is committed (or visible to the caller's own transaction): try this queue at once.
@@ -150,8 +155,10 @@ def open_queues() -> list[dict[str, Any]]:
     ]
 
 
-def choose_groups(entries: list[Any], players: int, now: datetime) -> list[list[Any]]:
-    """Pure pairing rule: longest waiting first, closest ratings, spread within every member's gap."""
+def choose_groups(entries: list[Any], players: int, now: datetime,
+                  accepts: Callable[[Any, Any], bool] | None = None) -> list[list[Any]]:
+    """Pure pairing rule: longest waiting first, closest ratings, spread within every member's gap, and
+    (``accepts``) every pair of members willing to sit together (games.fairplay.pairing)."""
     pool = sorted(entries, key=lambda e: (e.joined_at, e.pk))
     groups: list[list[Any]] = []
     used: set[int] = set()
@@ -167,6 +174,8 @@ def choose_groups(entries: list[Any], players: int, now: datetime) -> list[list[
             if len(group) == players:
                 break
             if candidate.user_id in {e.user_id for e in group}:
+                continue
+            if accepts is not None and not all(accepts(e, candidate) for e in group):
                 continue
             trial = group + [candidate]
             spread = max(e.rating for e in trial) - min(e.rating for e in trial)
@@ -192,7 +201,7 @@ def pair_queue(*, game_id: str, players: int, tc_key: str, rated: bool, now: dat
             return []
         now = now or timezone.now()
         entries = _without_absent(entries, now)
-        for group in choose_groups(entries, players, now):
+        for group in choose_groups(entries, players, now, pairing.acceptance(entries)):
             made.append(_start_match(group, rated=rated))
     return made
 

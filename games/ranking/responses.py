@@ -26,6 +26,8 @@ class QueueEntrySerializer(serializers.Serializer):
     status = serializers.CharField()
     joined_at = serializers.DateTimeField()
     match = serializers.IntegerField(allow_null=True)
+    min_completion = serializers.IntegerField(allow_null=True, help_text="the completion rate (percent) you asked "
+                                                                           "of opponents; null: anybody")
 
 
 class QueuesSerializer(serializers.Serializer):

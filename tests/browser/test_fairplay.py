@@ -7,10 +7,12 @@ period of 5+10, 60 s, shortened to 2 s); each player has a browser context of th
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
+
 import pytest
 
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, live_asgi_url  # noqa: F401 - the server fixture
-from tests.ranking.browser.test_ranked_browser import PASSWORD, log_in
+from tests.ranking.browser.test_ranked_browser import PASSWORD, clock_seconds, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, databases="__all__")]
 
@@ -54,6 +56,17 @@ def test_a_player_closes_their_tab_and_the_other_sees_them_gone_and_claims_the_w
             expect(bob_dot).to_have_attribute("data-present", "1", timeout=STEP_MS)  # bob's page is open
             expect(bob_page.locator('#presence-panel li[data-seat="0"]')).to_have_attribute("data-present", "1",
                                                                                            timeout=STEP_MS)
+            # Each player's page has set its clock by the server's (the match socket's ping), and both show
+            # the running clock as the server has it.
+            for page in (alice_page, bob_page):
+                page.wait_for_function("() => window.cairnServerClock && window.cairnServerClock.offsetMs !== null",
+                                       timeout=STEP_MS)
+            shown = [page.evaluate("() => { const el = document.querySelector('.rk-clock.running');"
+                                   " return [el.dataset.deadline, el.textContent]; }") for page in (alice_page, bob_page)]
+            assert shown[0][0] == shown[1][0]  # the same deadline, from the server
+            server_left = (datetime.fromisoformat(shown[0][0]) - datetime.now(timezone.utc)).total_seconds()
+            for _, text in shown:
+                assert abs(clock_seconds(text) - server_left) <= 2, (text, server_left)
             play_moves({"alice": alice_page, "bob": bob_page}, 4)
             contexts[1].close()  # bob closes his tab
             expect(bob_dot).to_have_attribute("data-present", "0", timeout=STEP_MS)

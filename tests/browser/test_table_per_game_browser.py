@@ -56,6 +56,16 @@ GAMES = {
 
 MY_TURN = "() => { const t = document.getElementById('turn'); return !!t && t.innerText.includes('Your turn.'); }"
 
+# The board has settled: the live fragment's data-seq has not changed for 600 ms (no push is swapping it).
+SETTLED = """() => {
+  const live = document.getElementById('match-live');
+  const seq = live ? live.dataset.seq : null;
+  const now = performance.now();
+  const w = window.__seqWatch;
+  if (!w || w.seq !== seq) { window.__seqWatch = {seq: seq, since: now}; return false; }
+  return now - w.since >= 600;
+}"""
+
 # Alice's first move, whatever the game: the first choice the page offers (a click the way a person makes it).
 FIRST_CHOICE = """() => {
   const live = document.getElementById('match-live');
@@ -74,8 +84,11 @@ FIRST_CHOICE = """() => {
   return null;
 }"""
 
-# Where the move choices are relative to the board's top, at the current viewport (CSS pixels).
+# The board is scrolled into view (only if needed, as Playwright's scroll_into_view_if_needed does) and the
+# move choices are measured relative to its top, at the current viewport (CSS pixels), in one task of the
+# page: a websocket swap that replaces the board cannot come between the scroll and the measurement.
 LAYOUT = """([board, choices]) => {
+  document.querySelector(board).scrollIntoView({block: 'nearest', inline: 'nearest'});
   const b = document.querySelector(board).getBoundingClientRect();
   const c = Array.from(document.querySelectorAll(choices)).map(e => e.getBoundingClientRect()).filter(r => r.height > 0);
   return {board_top: b.top, first_choice: c.length ? Math.min(...c.map(r => r.top)) - b.top : null,
@@ -132,7 +145,7 @@ def test_at_the_table(game, live_asgi_url, celery_worker_thread, alice, carol, b
 
         # On a phone, the move choices start within one screen of the board's top, and nothing is wider.
         page.set_viewport_size(PHONE)
-        page.locator(spec["board"]).scroll_into_view_if_needed()
+        page.wait_for_function(SETTLED, polling=100, timeout=STEP_TIMEOUT_MS)
         layout = page.evaluate(LAYOUT, [spec["board"], spec["choices"]])
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / f"table-{game}-phone.png"), full_page=True)

@@ -13,7 +13,7 @@ def _clean_presence():  # noqa: ANN202
 
     r = presence._redis()
     prefix = presence._prefix()
-    for kind in ("presence", "seen", "pages", "pageseen", "presencewatch"):
+    for kind in ("presence", "seen", "pages", "pageseen", "presencewatch", "lag"):
         for key in r.scan_iter(f"{prefix}:{kind}:*"):
             r.delete(key)
     yield

@@ -35,3 +35,26 @@
     started = null;
   });
 })();
+
+// The match socket's ping (games.fairplay.lag): answered at once, so the server times this player's round
+// trip on its own clock.  The ping carries the server's time and the round trip it last measured: the
+// server's clock reads server_ms + rtt / 2 as the ping arrives, which sets this page's clock by the
+// server's (window.cairnServerClock; ranking.js counts the clocks down from their deadlines with it).
+(function () {
+  "use strict";
+  window.cairnServerClock = window.cairnServerClock || { offsetMs: null, rttMs: null };
+
+  document.addEventListener("htmx:wsBeforeMessage", function (evt) {
+    var text = evt.detail && evt.detail.message;
+    if (typeof text !== "string" || text.charAt(0) !== "{") return;
+    var msg;
+    try { msg = JSON.parse(text); } catch (e) { return; }
+    if (!msg || msg.type !== "ping") return;
+    evt.preventDefault();  // not a fragment: nothing to swap
+    var socket = evt.detail.socketWrapper;
+    if (socket && socket.sendImmediately) socket.sendImmediately(JSON.stringify({ type: "pong", id: msg.id }));
+    var rtt = typeof msg.rtt_ms === "number" ? msg.rtt_ms : 0;
+    window.cairnServerClock.offsetMs = msg.server_ms + rtt / 2 - Date.now();
+    window.cairnServerClock.rttMs = rtt;
+  });
+})();

@@ -21,6 +21,11 @@
     document.querySelectorAll(".rk-clock[data-running='1']").forEach(function (el) {
       if (el._rkStart === undefined) el._rkStart = now;  // a fresh render (a new node after every push)
       var left = parseFloat(el.dataset.remaining || "0") - (now - el._rkStart) / 1000;
+      // Once the match socket has given the server's time (lag.js), count down from the deadline by the
+      // server's clock: every page then shows what the server will decide, however late the fragment came.
+      var server = window.cairnServerClock;
+      var deadline = el.dataset.deadline ? Date.parse(el.dataset.deadline) : NaN;
+      if (server && server.offsetMs !== null && !isNaN(deadline)) left = (deadline - (Date.now() + server.offsetMs)) / 1000;
       el.textContent = clockText(left);
       el.classList.toggle("low", left < 20);
     });
