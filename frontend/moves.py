@@ -16,8 +16,7 @@ from typing import Any
 from django.http import QueryDict
 
 from games import notify, selectors, services
-from games.errors import DomainError, NotFound
-from games.models import Match
+from games.errors import DomainError
 
 from . import presenters
 
@@ -26,11 +25,10 @@ LOG_IN = "Log in to play."
 
 @dataclass(frozen=True)
 class Outcome:
-    """What a move came to: ``status`` 201 (stored) or the 4xx of the API; ``error`` for the board."""
+    """What a move came to: ``status`` 201 (stored) or the 4xx of the API, and ``error`` for the board."""
 
     status: int
     error: str | None = None
-    match: Match | None = None  # None when the match does not exist
 
     @property
     def stored(self) -> bool:
@@ -52,14 +50,16 @@ def fields_of(pairs: Any) -> QueryDict:
     return fields
 
 
-def action_from_fields(fields: QueryDict, match: Match, user: Any) -> dict[str, Any]:
-    """The action in record notation: a JSON ``action`` field, or the game's own builder fields."""
+def action_from_fields(fields: QueryDict, match_id: int, user: Any) -> dict[str, Any]:
+    """The action in record notation: a JSON ``action`` field, or the game's own builder fields (which read
+    the match; a JSON action does not, so the move itself is the match's only read)."""
     raw = fields.get("action")
     if raw:
         try:
             return json.loads(raw)
         except ValueError:
             raise presenters.FormError("The move could not be read (it is not valid JSON).") from None
+    match = selectors.get_match(match_id)
     builder = presenters.form_action_builder(match.game_id)
     if builder is None:
         raise presenters.FormError("No move was sent.")
@@ -67,31 +67,28 @@ def action_from_fields(fields: QueryDict, match: Match, user: Any) -> dict[str, 
 
 
 def play(*, match_id: int, user: Any, fields: QueryDict, origin: str | None, lag_ms: int | None) -> Outcome:
-    """Play the move ``fields`` describe for ``user``; ``origin``: the page whose own push it spares."""
+    """Play the move ``fields`` describe for ``user``; ``origin``: the page whose own push it spares.
+
+    It reads nothing for the answer: whoever sends the mover's fragment reads the match as it now is."""
     if not getattr(user, "is_authenticated", False):
         return Outcome(403, LOG_IN)
     try:
-        match = selectors.get_match(match_id)
-    except NotFound as exc:
-        return Outcome(404, exc.message)
-    try:
         expected_seq = int(fields.get("expected_seq", ""))
     except ValueError:
-        return Outcome(400, "The move did not say which position it was made in.", match)
+        return Outcome(400, "The move did not say which position it was made in.")
     try:
-        action = action_from_fields(fields, match, user)
+        action = action_from_fields(fields, match_id, user)
         with notify.from_origin(origin):
-            services.submit_action(match_id=match.pk, user=user, action=action, expected_seq=expected_seq,
+            services.submit_action(match_id=match_id, user=user, action=action, expected_seq=expected_seq,
                                    lag_ms=lag_ms)
     except presenters.FormError as exc:
-        return Outcome(400, str(exc), match)
+        return Outcome(400, str(exc))
     except DomainError as exc:
         message = exc.message
         if exc.status == 409:
             message = f"{message} The board below shows the current position."
-        return Outcome(exc.status, message, match)
-    match.refresh_from_db()
-    return Outcome(201, None, match)
+        return Outcome(exc.status, message)
+    return Outcome(201)
 
 
 def lag_of(value: Any) -> int | None:

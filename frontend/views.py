@@ -242,13 +242,19 @@ def submit_move(request: HttpRequest, match_id: int) -> HttpResponse:
     The same move may come over the match websocket instead (``frontend.consumers``).
     """
     started = time.perf_counter()
+    if not request.user.is_authenticated:
+        return _move_answer(request, None, moves.LOG_IN, 403)
     # The answer carries the fragment, so this page's socket is spared the same one (notify.from_origin).
     outcome = moves.play(
         match_id=match_id, user=request.user, fields=request.POST,
         origin=request.headers.get("X-Cairn-Client") if _is_htmx(request) else None,
         lag_ms=moves.lag_of(request.headers.get("X-Cairn-Lag")),
     )
-    answer = _move_answer(request, outcome.match, outcome.error, outcome.status)
+    try:
+        match = _get_match(match_id)  # as it is now, for the answer
+    except NotFound as exc:
+        return _move_answer(request, None, exc.message, 404)
+    answer = _move_answer(request, match, outcome.error, outcome.status)
     if outcome.stored:
         # The page measures its move's round trip less this (lag.js) and sends it with its next move.
         answer["X-Cairn-Server-Ms"] = str(round((time.perf_counter() - started) * 1000))
