@@ -50,7 +50,8 @@ def check_record(board: dict[str, Any], record: Any, entries: dict[int, dict[str
         if who != want:
             return f"seat {index} of the record is {who!r}, the entry {entry_no} is {want!r}"
     result = record.get("result") or {}
-    if list(result.get("ranking") or []) != list(board.get("places") or []):
+    ranking = list(result.get("ranking") or [0] * len(seats))  # a match ended without a result: a draw
+    if ranking != list(board.get("places") or []):
         return f"the record's places are {result.get('ranking')!r}, the export says {board.get('places')!r}"
     return None
 
@@ -69,8 +70,9 @@ def recompute_pairing(kind: str, size: int, entries: list[dict[str, Any]], round
         freed = [e for b in boards if gone.intersection(b) for e in b if e not in gone]
         return kept, sorted([e for e in byes if e not in gone] + freed)
     if size == 2:
-        players = T.dutch_players([{"entry": e["entry"], "rating": e["rating"], "start": e["entry"]} for e in active],
-                                  before)
+        seeded = sorted(active, key=lambda e: (-e["rating"], e["entry"]))  # starting rank: rating, then entry
+        players = T.dutch_players([{"entry": e["entry"], "rating": e["rating"], "start": rank}
+                                   for rank, e in enumerate(seeded, start=1)], before)
         met = T.met_pairs(b for b, _ in before)
         return T.swiss_dutch(players, met, number, total)
     lines = T.fold_rounds([e["entry"] for e in entries], before)
@@ -81,7 +83,7 @@ def recompute_pairing(kind: str, size: int, entries: list[dict[str, Any]], round
 def standings(export: dict[str, Any]) -> list[dict[str, Any]]:
     """The standings the export's boards give, as the server computes them."""
     settings = export["tournament"]
-    entries = [e["entry"] for e in export["entries"]]
+    entries = [e["entry"] for e in export["entries"] if e.get("withdrawn_round") != 0]  # 0: left before the start
     if settings["kind"] == "arena":
         boards = [b for r in export["rounds"] for b in r["boards"] if b.get("places") is not None]
         boards.sort(key=lambda b: (b.get("finished_at") or "", b["match"]))
@@ -128,6 +130,12 @@ def audit_tournament(export: Any) -> dict[str, Any]:
         for r in rounds:
             for b in r["boards"]:
                 if b.get("places") is None:
+                    continue
+                if b.get("match") is None:  # bots alone: no match, a draw
+                    if list(b["places"]) != [0] * len(b["seats"]) or any(by_number[e].get("bot") is None
+                                                                          for e in b["seats"]):
+                        errors.append(f"round {r['round']}, table {b['table']}: a board without a match "
+                                      "must be bots alone, drawn")
                     continue
                 record = records.get(str(b["match"]))
                 if record is None:
