@@ -353,10 +353,13 @@ def _best_grouping(players: Sequence[int], size: int, met: Mapping[tuple[int, in
 
 
 def arena_pairs(waiting: Sequence[int], points: Mapping[int, int], size: int,
-                last_opponents: Mapping[int, set[int]]) -> list[tuple[int, ...]]:
+                last_opponents: Mapping[int, set[int]], bots: frozenset[int] | set[int] = frozenset()
+                ) -> list[tuple[int, ...]]:
     """Arena: the waiting entrants (in the order they became free) sorted by points, cut into tables of
     ``size`` from the top; a table whose players met in each other's last game is avoided by swapping
-    with the next table's player when there is one.  Leftovers wait for the next pass."""
+    with the next table's player when there is one.  A table of ``bots`` alone takes a person from the
+    nearest table that keeps one; one that cannot is left out (bots wait for people).  Leftovers wait
+    for the next pass."""
     order = sorted(waiting, key=lambda e: (-points.get(e, 0), e))
     count = len(order) - len(order) % size
     order = order[:count]
@@ -365,4 +368,13 @@ def arena_pairs(waiting: Sequence[int], points: Mapping[int, int], size: int,
         table, nxt = tables[t], tables[t + 1]
         if any(b in last_opponents.get(a, set()) for a, b in itertools.combinations(table, 2)):
             table[-1], nxt[0] = nxt[0], table[-1]
-    return [tuple(table) for table in tables]
+    for t, table in enumerate(tables):
+        if not all(e in bots for e in table):
+            continue
+        donors = sorted((d for d in range(len(tables)) if sum(e not in bots for e in tables[d]) >= 2),
+                        key=lambda d: (abs(d - t), d))
+        if donors:
+            donor = tables[donors[0]]
+            person = next(i for i, e in enumerate(donor) if e not in bots)
+            table[-1], donor[person] = donor[person], table[-1]
+    return [tuple(table) for table in tables if not all(e in bots for e in table)]

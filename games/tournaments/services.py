@@ -337,9 +337,8 @@ def pair_arena(*, tournament_id: int, now: datetime | None = None) -> Round | No
             return None
         last = _last_opponents(tournament, [e.number for e in free])
         tables = T.arena_pairs([e.number for e in free], {e.number: e.points for e in free},
-                               tournament.table_size, last)
+                               tournament.table_size, last, {e.number for e in free if e.bot_level})
         by_number = {e.number: e for e in free}
-        tables = [t for t in tables if any(by_number[n].user_id for n in t)]  # bots only wait for a person
         if not tables:
             return None
         number = tournament.current_round + 1

@@ -100,3 +100,10 @@ def test_it_groups_a_multiplayer_swiss_by_score_and_avoids_repeats():
 def test_it_pairs_the_arena_waiters_nearest_in_score():
     tables = T.arena_pairs([1, 2, 3, 4, 5], {1: 10, 2: 0, 3: 9, 4: 1, 5: 5}, 2, {})
     assert tables == [(1, 3), (5, 4)]
+
+
+def test_an_arena_never_seats_house_bots_alone_while_a_person_can_join_them():
+    tables = T.arena_pairs([1, 2, 3, 4, 5, 6], {}, 2, {}, bots={5, 6})
+    assert sorted(e for t in tables for e in t) == [1, 2, 3, 4, 5, 6]
+    assert all(any(e not in {5, 6} for e in t) for t in tables)
+    assert T.arena_pairs([5, 6], {}, 2, {}, bots={5, 6}) == []

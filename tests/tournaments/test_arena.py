@@ -1,0 +1,84 @@
+"""Arena through the services: pairing at once, lichess scoring folded game by game, bots, the end."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from engine.tournament_audit import audit_tournament
+from games.tournaments import selectors, services
+from games.tournaments.models import Board, Entry, Tournament
+
+from .conftest import play_open_boards
+
+pytestmark = pytest.mark.django_db
+
+
+def arena(user, **extra):  # noqa: ANN001, ANN003, ANN201
+    data = {"name": "Goats blitz", "game": "mountain-goats", "kind": "arena", "duration_seconds": 600,
+            "time_control": "3+2", "bots_allowed": True}
+    data.update(extra)
+    return services.create(user=user, data=data)
+
+
+def test_four_people_and_two_labelled_bots_play_an_arena_to_its_end(players):
+    tournament = arena(players[0])
+    for user in players[:4]:
+        services.join(tournament_id=tournament.pk, user=user)
+    bots = [services.add_bot(tournament_id=tournament.pk, user=players[0], level="random") for _ in range(2)]
+    assert all(b.is_bot and b.label.endswith("(bot)") for b in bots)
+    services.start(tournament_id=tournament.pk)
+    assert Entry.objects.filter(tournament=tournament, board__isnull=False).count() == 6  # everyone at a board
+    for wave in range(3):
+        assert play_open_boards(tournament, seed=wave) >= 1
+        services.pair_arena(tournament_id=tournament.pk)
+    # the time runs out: no new boards, the ones in play finish, then the arena ends
+    Tournament.objects.filter(pk=tournament.pk).update(starts_at=tournament.starts_at - timedelta(seconds=600))
+    assert services.pair_arena(tournament_id=tournament.pk) is None
+    play_open_boards(tournament, seed=9)
+    assert services.close_round(tournament_id=tournament.pk, number=0)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    rows = selectors.standings(tournament)
+    assert rows[0]["rank"] == 1 and rows[0]["points"] >= rows[-1]["points"]
+    assert sum(r["games"] for r in rows) == 2 * Board.objects.filter(tournament=tournament).count()
+    export = selectors.export(tournament)
+    assert audit_tournament(export)["ok"]
+    assert [(r["entry"], r["points"]) for r in rows] == [(r["entry"], r["points"]) for r in export["standings"]]
+
+
+def test_an_arena_never_seats_an_entrant_at_two_boards(players):
+    tournament = arena(players[0])
+    for user in players[:5]:
+        services.join(tournament_id=tournament.pk, user=user)
+    services.start(tournament_id=tournament.pk)
+    assert services.pair_arena(tournament_id=tournament.pk) is None  # one waits alone: no board
+    services.pair_arena(tournament_id=tournament.pk)
+    seated = [n for b in Board.objects.filter(tournament=tournament) for n in b.seats]
+    assert len(seated) == len(set(seated)) == 4
+
+
+def test_a_paused_or_withdrawn_arena_entrant_gets_no_new_board(players):
+    tournament = arena(players[0])
+    for user in players[:4]:
+        services.join(tournament_id=tournament.pk, user=user)
+    services.start(tournament_id=tournament.pk)
+    services.pause(tournament_id=tournament.pk, user=players[0], paused=True)
+    services.withdraw(tournament_id=tournament.pk, user=players[1])
+    play_open_boards(tournament)
+    services.pair_arena(tournament_id=tournament.pk)
+    busy = {n for b in Board.objects.filter(tournament=tournament, finished_at__isnull=True) for n in b.seats}
+    assert busy == {3, 4}
+
+
+def test_an_arena_standing_is_folded_one_result_at_a_time(players, django_assert_max_num_queries):
+    tournament = arena(players[0])
+    for user in players[:2]:
+        services.join(tournament_id=tournament.pk, user=user)
+    services.start(tournament_id=tournament.pk)
+    board = Board.objects.get(tournament=tournament)
+    with django_assert_max_num_queries(12):  # a few rows, whatever the tournament's history
+        services.record_result(match_id=board.match_id, places=[0, 1])
+    winner = Entry.objects.get(tournament=tournament, number=board.seats[0])
+    assert (winner.points, winner.games, winner.wins, winner.streak) == (2, 1, 1, 1)
