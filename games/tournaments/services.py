@@ -366,6 +366,11 @@ def _last_opponents(tournament: Tournament, numbers: list[int]) -> dict[int, set
 def record_result(*, match_id: int, places: list[int]) -> Board | None:
     """A board's match has finished (called inside the match's saving transaction): fold its result
     into the standings of the entrants at it, one line each, and free them."""
+    with transaction.atomic(using=db.alias()):
+        return _record_result(match_id, places)
+
+
+def _record_result(match_id: int, places: list[int]) -> Board | None:
     board = Board.objects.select_for_update().select_related("tournament").filter(match_id=match_id).first()
     if board is None or board.places is not None:
         return None
