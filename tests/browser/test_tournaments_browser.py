@@ -44,13 +44,19 @@ def _play_board(match_id: int, seed: int) -> None:
 
 
 def _play_open_boards(tournament_id: int, seed: int) -> int:
+    """Boards with a bot move by move (the worker plays the bot); people alone in one append."""
+    from games.models import Seat
     from games.tournaments.models import Board
+    from tests.service.helpers import finish_quickly
 
-    ids = list(Board.objects.filter(tournament_id=tournament_id, finished_at__isnull=True, match__isnull=False)
-               .values_list("match_id", flat=True))
-    for n, match_id in enumerate(ids):
-        _play_board(match_id, seed + n)
-    return len(ids)
+    boards = list(Board.objects.filter(tournament_id=tournament_id, finished_at__isnull=True, match__isnull=False)
+                  .select_related("match"))
+    for n, board in enumerate(boards):
+        if Seat.objects.filter(match_id=board.match_id).exclude(bot_level="").exists():
+            _play_board(board.match_id, seed + n)
+        else:
+            finish_quickly(board.match, seed=seed + n)
+    return len(boards)
 
 
 def _wait(predicate, what: str, seconds: float = 30) -> None:  # noqa: ANN001
@@ -112,13 +118,25 @@ def test_four_people_and_two_labelled_bots_play_an_arena_watched_live_to_its_win
     assert [int(x) for x in page.locator("#t-standings .t-points").all_inner_texts()] == [r["points"] for r in rows]
 
 
+def _finish_open_boards(tournament_id: int, seed: int) -> int:
+    """People only: each board's random moves saved in one append (the same commands as the services)."""
+    from games.tournaments.models import Board
+    from tests.service.helpers import finish_quickly
+
+    boards = list(Board.objects.filter(tournament_id=tournament_id, finished_at__isnull=True, match__isnull=False)
+                  .select_related("match"))
+    for n, board in enumerate(boards):
+        finish_quickly(board.match, seed=seed + n)
+    return len(boards)
+
+
 def _run(tournament_id: int) -> None:
     from games.tournaments.models import Tournament
 
-    for n in range(40):
+    for n in range(100):
         if in_thread(lambda: Tournament.objects.get(pk=tournament_id).status) == Tournament.Status.FINISHED:
             return
-        if not in_thread(_play_open_boards, tournament_id, 100 * n):
+        if not in_thread(_finish_open_boards, tournament_id, 100 * n):
             time.sleep(0.1)  # the worker closes the round and pairs the next
     raise AssertionError("the tournament did not finish")
 
