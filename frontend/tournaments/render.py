@@ -13,7 +13,7 @@ from typing import Any
 from django.template.loader import render_to_string
 
 from games.tournaments import selectors
-from games.tournaments.services import ends_at
+from games.tournaments.rules import ends_at
 
 _CACHE: OrderedDict[tuple[int, int], str] = OrderedDict()
 _LOCK = Lock()

@@ -107,3 +107,10 @@ def normalize(data: dict[str, Any], now: datetime | None = None) -> dict[str, An
         "min_rating": min_rating, "min_completion": completion, "bots_allowed": _bool(data, "bots_allowed"),
         "max_entrants": max_entrants,
     }
+
+
+def ends_at(tournament: Any) -> datetime | None:
+    """When an arena stops pairing (its start plus its length); None for other kinds."""
+    if tournament.kind != "arena":
+        return None
+    return tournament.starts_at + timedelta(seconds=tournament.duration_seconds or 0)

@@ -17,6 +17,7 @@ from .. import clocks
 from ..errors import NotFound, excerpt
 from ..models import Match
 from .models import Board, Entry, Round, Tournament
+from .rules import ends_at
 
 
 def get(tournament_id: Any) -> Tournament:
@@ -34,8 +35,6 @@ def listing(status: str | None = None) -> QuerySet[Tournament]:
 
 
 def summary(tournament: Tournament) -> dict[str, Any]:
-    from .services import ends_at
-
     end = ends_at(tournament)
     return {
         "id": tournament.pk, "name": tournament.name, "game": tournament.game_id, "kind": tournament.kind,

@@ -10,7 +10,7 @@ run pairs it again (:func:`pair_round` does nothing for a round that exists).
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -24,6 +24,7 @@ from engine.tournament_audit import recompute_pairing
 from .. import db, notify, services as match_services
 from ..errors import BadRequest, Conflict, Forbidden, NotFound, excerpt
 from . import live, rules
+from .rules import ends_at
 from .models import Board, Entry, Round, Tournament
 
 logger = logging.getLogger(__name__)
@@ -39,12 +40,6 @@ def _locked(tournament_id: Any) -> Tournament:
     if found is None:
         raise NotFound(f"no tournament {excerpt(tournament_id)}", code="no_tournament")
     return found
-
-
-def ends_at(tournament: Tournament) -> datetime | None:
-    if tournament.kind != Tournament.Kind.ARENA:
-        return None
-    return tournament.starts_at + timedelta(seconds=tournament.duration_seconds or 0)
 
 
 def total_rounds(tournament: Tournament, entrants: int) -> int:
