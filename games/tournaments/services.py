@@ -366,10 +366,10 @@ def record_result(*, match_id: int, places: list[int]) -> Board | None:
 
 
 def _record_result(match_id: int, places: list[int]) -> Board | None:
-    board = Board.objects.select_for_update().select_related("tournament").filter(match_id=match_id).first()
+    board = Board.objects.select_for_update().filter(match_id=match_id).first()
     if board is None or board.places is not None:
         return None
-    tournament = board.tournament
+    tournament = _locked(board.tournament_id)  # the pairers' order: the tournament, then its entries
     now = timezone.now()
     board.places, board.finished_at = list(places), now
     board.save(update_fields=["places", "finished_at"])
@@ -450,7 +450,11 @@ def tick(now: datetime | None = None) -> dict[str, int]:
                 done["paired"] += int(pair_arena(tournament_id=tournament.pk, now=now) is not None)
                 done["closed"] += int(close_round(tournament_id=tournament.pk, number=0))
             else:
-                done["closed"] += int(close_round(tournament_id=tournament.pk, number=tournament.current_round))
+                if tournament.current_round:
+                    done["closed"] += int(close_round(tournament_id=tournament.pk, number=tournament.current_round))
+                # a round whose pairing was lost (a crashed worker) is paired here; an existing one is left alone
+                done["paired"] += int(pair_round(tournament_id=tournament.pk, number=tournament.current_round + 1)
+                                      is not None)
         except (Conflict, IntegrityError):
             logger.exception("tournament %s: this pass failed; the next one tries again", tournament.pk)
     return done
