@@ -107,3 +107,36 @@ def test_an_arena_never_seats_house_bots_alone_while_a_person_can_join_them():
     assert sorted(e for t in tables for e in t) == [1, 2, 3, 4, 5, 6]
     assert all(any(e not in {5, 6} for e in t) for t in tables)
     assert T.arena_pairs([5, 6], {}, 2, {}, bots={5, 6}) == []
+
+
+def test_the_audit_command_names_an_unreadable_file_and_a_file_of_another_format(tmp_path, capsys):
+    import json
+
+    from engine.cli import main
+
+    assert main(["tournament-audit", str(tmp_path / "missing.json")]) == 2
+    assert "cannot read" in json.loads(capsys.readouterr().out)["errors"][0]
+    other = tmp_path / "record.json"
+    other.write_text(json.dumps({"format": "cairn-record/1"}))
+    assert main(["tournament-audit", str(other)]) == 1
+    assert json.loads(capsys.readouterr().out) == {"ok": False, "errors": ["not a cairn-tournament/1 export"]}
+
+
+def test_the_audit_refuses_a_bots_alone_board_that_is_not_a_draw():
+    from engine.tournament_audit import audit_tournament
+
+    export = {
+        "format": T.FORMAT,
+        "tournament": {"kind": "round_robin", "table_size": 2, "rounds": 1},
+        "entries": [{"entry": 1, "name": "Random bot 1", "bot": "random", "rating": 800, "joined_round": 1,
+                     "withdrawn_round": None},
+                    {"entry": 2, "name": "Random bot 2", "bot": "random", "rating": 800, "joined_round": 1,
+                     "withdrawn_round": None}],
+        "rounds": [{"round": 1, "byes": [], "boards": [{"table": 1, "seats": [1, 2], "match": None, "places": [0, 0]}]}],
+        "standings": [{"entry": 1, "rank": 1, "points": 0.5, "buchholz": 0.5, "sonneborn_berger": 0.25},
+                      {"entry": 2, "rank": 2, "points": 0.5, "buchholz": 0.5, "sonneborn_berger": 0.25}],
+    }
+    assert audit_tournament(export)["ok"], audit_tournament(export)
+    export["rounds"][0]["boards"][0]["places"] = [0, 1]
+    verdict = audit_tournament(export)
+    assert not verdict["ok"] and any("bots alone, drawn" in e for e in verdict["errors"])
