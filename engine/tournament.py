@@ -305,8 +305,10 @@ def berger_rounds(count: int, size: int) -> int:
 
 def group_schedule(entries: Sequence[int], size: int, round_number: int) -> tuple[list[tuple[int, ...]], list[int]]:
     """Round robin at tables of 3-4: round by round, the grouping of the entrants into tables of
-    ``size`` (the spare ones, by fewest byes then entry, sit out) that meets the most pairs not yet
-    met, the first such grouping in lexicographic order.  Every pair meets as often as possible."""
+    ``size`` (the spare ones, by fewest byes then entry, sit out) of the lowest cost, the sum over the
+    pairs at each table of m² + (1 if m else 0), m being how often the pair has met: new pairs first,
+    and repeats spread evenly.  The search tries each table's options cheapest first (then in
+    lexicographic order) and is bounded; its first complete grouping is the greedy one."""
     met: dict[tuple[int, int], int] = {}
     byes_had = {e: 0 for e in entries}
     result: tuple[list[tuple[int, ...]], list[int]] = ([], [])

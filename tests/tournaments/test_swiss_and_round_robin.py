@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import itertools
+from collections import Counter
 
 import pytest
 
@@ -149,3 +151,38 @@ def test_a_late_entrant_of_a_swiss_plays_from_the_next_round(players):
     assert late.number not in round1 and late.number in later | {n for r in Round.objects.filter(tournament=tournament) for n in r.byes}
     assert 2 not in later  # p2 withdrew before round 2
     assert audit_tournament(selectors.export(tournament))["ok"]
+
+
+def test_a_swiss_at_four_player_tables_groups_by_score_gives_byes_and_passes_the_audit(make_user):
+    people = [make_user(f"m{n}") for n in range(1, 10)]
+    tournament = services.create(user=people[0], data={
+        "name": "Goats of four", "game": "mountain-goats", "kind": "swiss", "rounds": 2, "players_per_table": 4,
+        "time_control": "10+5"})
+    for user in people:
+        services.join(tournament_id=tournament.pk, user=user)
+    services.start(tournament_id=tournament.pk)
+    first = Round.objects.get(tournament=tournament, number=1)
+    assert len(first.byes) == 1 and all(len(b.seats) == 4 for b in first.boards.all())
+    run_rounds(tournament)
+    byes = [n for r in Round.objects.filter(tournament=tournament) for n in r.byes]
+    assert len(byes) == len(set(byes)) == 2  # nobody sits out twice while others have not
+    assert audit_tournament(selectors.export(tournament))["ok"]
+
+
+def test_a_round_robin_at_three_player_tables_passes_the_audit(make_user):
+    people = [make_user(f"h{n}") for n in range(1, 7)]
+    tournament = services.create(user=people[0], data={
+        "name": "Mountainhome threes", "game": "mountainhome", "kind": "round_robin", "players_per_table": 3,
+        "time_control": "10+5"})
+    for user in people:
+        services.join(tournament_id=tournament.pk, user=user)
+    services.start(tournament_id=tournament.pk)
+    tournament.refresh_from_db()
+    assert tournament.rounds == 3  # ceil(5 / 2)
+    run_rounds(tournament)
+    export = selectors.export(tournament)
+    assert audit_tournament(export)["ok"]
+    meetings = Counter(tuple(sorted(p)) for r in export["rounds"] for b in r["boards"]
+                       for p in itertools.combinations(b["seats"], 2))
+    # 18 meetings over 15 pairs: the repeats are spread, nobody meets anybody three times
+    assert sum(meetings.values()) == 18 and max(meetings.values()) == 2 and len(meetings) >= 12
