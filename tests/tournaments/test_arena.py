@@ -82,3 +82,23 @@ def test_an_arena_standing_is_folded_one_result_at_a_time(players, django_assert
         services.record_result(match_id=board.match_id, places=[0, 1])
     winner = Entry.objects.get(tournament=tournament, number=board.seats[0])
     assert (winner.points, winner.games, winner.wins, winner.streak) == (2, 1, 1, 1)
+
+
+def test_a_three_player_arena_scores_by_place_and_passes_the_audit(players):
+    tournament = arena(players[0], players_per_table=3, bots_allowed=False)
+    for user in players[:6]:
+        services.join(tournament_id=tournament.pk, user=user)
+    services.start(tournament_id=tournament.pk)
+    assert sorted(len(b.seats) for b in Board.objects.filter(tournament=tournament)) == [3, 3]
+    board = Board.objects.filter(tournament=tournament).first()
+    services.record_result(match_id=board.match_id, places=[1, 0, 2])
+    points = dict(Entry.objects.filter(tournament=tournament, number__in=board.seats).values_list("number", "points"))
+    assert [points[n] for n in board.seats] == [2, 4, 0]  # 2 per opponent behind
+    play_open_boards(tournament)
+    services.pair_arena(tournament_id=tournament.pk)
+    play_open_boards(tournament, seed=5)
+    export = selectors.export(tournament)
+    # the board whose result was recorded by hand never finished its match: no record backs it
+    verdict = audit_tournament(export)
+    assert not verdict["ok"] and any(f"match {board.match_id}" in e for e in verdict["errors"])
+    assert all(f"match {board.match_id}" in e or "standings" in e for e in verdict["errors"])
