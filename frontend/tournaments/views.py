@@ -109,5 +109,6 @@ def season_page(request: HttpRequest, game_id: str) -> HttpResponse:
     archived = Season.objects.filter(game_id=game_id, archived=True).order_by("-number")[:8]
     return render(request, "frontend/tournaments/season.html", {
         "game": games[game_id], "season": season, "rows": seasons.leaderboard(season),
+        "season_games": seasons.games(season),
         "archived": [(s, (s.final_standings or [])[:3]) for s in archived],
     })

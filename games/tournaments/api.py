@@ -129,6 +129,7 @@ class SeasonSerializer(serializers.Serializer):
     ends_at = serializers.DateTimeField()
     archived = serializers.BooleanField()
     leaderboard = serializers.ListField(child=serializers.DictField())
+    games = serializers.ListField(child=serializers.DictField(), help_text="the latest games counted in it")
 
 
 def entry_json(entry) -> dict:  # noqa: ANN001
@@ -231,4 +232,4 @@ class SeasonView(APIView):
                 raise NotFound(f"{game_id} has no season {number}", code="no_season")
         return Response({"game": season.game_id, "number": season.number, "starts_at": season.starts_at,
                          "ends_at": season.ends_at, "archived": season.archived,
-                         "leaderboard": seasons.leaderboard(season)})
+                         "leaderboard": seasons.leaderboard(season), "games": seasons.games(season)})

@@ -153,3 +153,13 @@ class SeasonLine(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["season", "user"], name="season_line_user")]
         indexes = [models.Index(fields=["season", "-points"])]
+
+
+class SeasonGame(models.Model):
+    """A rated match counted in a season (the season it started in)."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="games")
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        ordering = ["-id"]

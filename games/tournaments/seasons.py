@@ -20,7 +20,7 @@ from engine import tournament as T
 
 from .. import db
 from ..models import Event, Match
-from .models import Season, SeasonLine
+from .models import Season, SeasonGame, SeasonLine
 
 
 def months() -> int:
@@ -55,6 +55,9 @@ def count_match(match: Match, seats: list[Any], places: list[int]) -> None:
     season = season_at(match.game_id, started or match.created_at)
     if season.archived:
         return
+    if SeasonGame.objects.filter(match=match).exists():  # counted once
+        return
+    SeasonGame.objects.create(season=season, match=match)
     for seat in seats:
         if not seat.user_id:
             continue
@@ -91,3 +94,15 @@ def roll(now: datetime | None = None) -> int:
 
 def current(game_id: str, now: datetime | None = None) -> Season:
     return season_at(game_id, now or timezone.now())
+
+
+def games(season: Season, limit: int = 20) -> list[dict[str, Any]]:
+    """The season's latest counted games: match id, players and places."""
+    rows = SeasonGame.objects.filter(season=season).select_related("match").order_by("-id")[:limit]
+    out = []
+    for row in rows:
+        seats = sorted(row.match.seats.select_related("user"), key=lambda s: s.index)
+        places = (row.match.result or {}).get("ranking") or []
+        out.append({"match": row.match_id, "players": [s.user.username if s.user_id else s.bot_level for s in seats],
+                    "places": list(places)})
+    return out

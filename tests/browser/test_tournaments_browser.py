@@ -154,7 +154,8 @@ def test_a_swiss_and_a_round_robin_finish_in_their_documented_order_and_their_ex
     base = live_asgi_url
     people = [in_thread(make_user, f"s{n}") for n in range(1, 9)]
     swiss = in_thread(services.create, user=people[0], data={
-        "name": "Nanga Swiss", "game": "nanga-parbat", "kind": "swiss", "rounds": 3, "time_control": "5+3"})
+        "name": "Nanga Swiss", "game": "nanga-parbat", "kind": "swiss", "rounds": 3, "time_control": "5+3",
+        "rated": True})
     robin = in_thread(services.create, user=people[0], data={
         "name": "Mountainhome three", "game": "mountainhome", "kind": "round_robin", "time_control": "5+3"})
     for user in people:
@@ -193,3 +194,13 @@ def test_a_swiss_and_a_round_robin_finish_in_their_documented_order_and_their_ex
     forged.write_text(json.dumps(export))
     code, verdict = _audit(forged)
     assert code == 1 and not verdict["ok"] and any("places" in e for e in verdict["errors"])
+
+    # the rated Swiss's games are on the season's leaderboard; when the clock passes its end it is archived
+    from games.tournaments import seasons
+
+    page.goto(f"{base}/seasons/nanga-parbat/")
+    assert page.locator("#season-board tbody tr").count() == 8 and page.locator("#season-games li").count() == 12
+    season = in_thread(seasons.current, "nanga-parbat")
+    assert in_thread(seasons.roll, season.ends_at + timedelta(seconds=1)) == 1
+    page.reload()
+    assert f"Season {season.number}" in page.locator("#season-archive").inner_text()

@@ -25,6 +25,8 @@ def test_a_rated_game_counts_in_its_season_and_the_season_is_archived_at_its_end
     season = seasons.current("mountain-goats")
     board = seasons.leaderboard(season)
     assert sorted(r["user"] for r in board) == ["alice", "bob"] and all(r["games"] == 1 for r in board)
+    assert seasons.games(season) == [{"match": finished.pk, "players": ["alice", "bob"],
+                                      "places": finished.result["ranking"]}]
     winner = finished.result["winners"]
     assert board[0]["points"] >= board[1]["points"] and len(winner) >= 1
     # the clock moves past the season's end: it is archived with its final standings
