@@ -328,6 +328,9 @@ def pair_arena(*, tournament_id: int, now: datetime | None = None) -> Round | No
         free = [e for e in Entry.objects.select_for_update().filter(
             tournament=tournament, board__isnull=True, paused=False, withdrawn_round__isnull=True)
             .order_by("free_since", "number")]
+        busy = set(Entry.objects.filter(user_id__in=[e.user_id for e in free if e.user_id], board__isnull=False)
+                   .exclude(tournament=tournament).values_list("user_id", flat=True))
+        free = [e for e in free if e.user_id not in busy]  # playing in another tournament: wait for that board
         if len(free) < tournament.table_size:
             return None
         last = _last_opponents(tournament, [e.number for e in free])

@@ -102,3 +102,18 @@ def test_a_three_player_arena_scores_by_place_and_passes_the_audit(players):
     verdict = audit_tournament(export)
     assert not verdict["ok"] and any(f"match {board.match_id}" in e for e in verdict["errors"])
     assert all(f"match {board.match_id}" in e or "standings" in e for e in verdict["errors"])
+
+
+def test_an_arena_waits_for_a_player_still_at_a_board_of_another_tournament(players):
+    first, second = arena(players[0], name="First"), arena(players[0], name="Second")
+    for user in players[:2]:
+        services.join(tournament_id=first.pk, user=user)
+    for user in players[:3]:
+        services.join(tournament_id=second.pk, user=user)
+    services.start(tournament_id=first.pk)
+    services.start(tournament_id=second.pk)
+    seated = [n for b in Board.objects.filter(tournament=second) for n in b.seats]
+    assert seated == []  # p1 and p2 are playing in the first: p3 alone waits
+    play_open_boards(first)
+    services.pair_arena(tournament_id=second.pk)
+    assert len([n for b in Board.objects.filter(tournament=second) for n in b.seats]) == 2
