@@ -49,6 +49,11 @@ def check_record(board: dict[str, Any], record: Any, entries: dict[int, dict[str
         want = entry.get("bot") or entry.get("name")
         if who != want:
             return f"seat {index} of the record is {who!r}, the entry {entry_no} is {want!r}"
+    created = next((e for e in record.get("log") or [] if e.get("type") == "created"), None)
+    halved = sorted((created or {}).get("payload", {}).get("berserk", []))
+    flags = [seat for seat, on in enumerate(board.get("berserk") or []) if on]
+    if created is not None and halved != flags:
+        return f"the record's berserk seats are {halved}, the export says {flags}"
     result = record.get("result") or {}
     ranking = list(result.get("ranking") or [0] * len(seats))  # a match ended without a result: a draw
     if ranking != list(board.get("places") or []):

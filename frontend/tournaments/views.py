@@ -80,6 +80,8 @@ def tournament_action(request: HttpRequest, tournament_id: int, action: str) -> 
             services.withdraw(tournament_id=tournament_id, user=request.user)
         elif action in ("pause", "resume"):
             services.pause(tournament_id=tournament_id, user=request.user, paused=action == "pause")
+        elif action in ("berserk", "calm"):
+            services.berserk(tournament_id=tournament_id, user=request.user, on=action == "berserk")
         elif action == "bot":
             services.add_bot(tournament_id=tournament_id, user=request.user, level=request.POST.get("level", ""))
         else:

@@ -68,6 +68,7 @@ class EntrySerializer(serializers.Serializer):
     joined_round = serializers.IntegerField()
     withdrawn_round = serializers.IntegerField(allow_null=True)
     paused = serializers.BooleanField()
+    berserk_next = serializers.BooleanField()
 
 
 class StandingSerializer(serializers.Serializer):
@@ -134,7 +135,7 @@ class SeasonSerializer(serializers.Serializer):
 
 def entry_json(entry) -> dict:  # noqa: ANN001
     return {"entry": entry.number, "name": entry.name, "bot": entry.is_bot, "joined_round": entry.joined_round,
-            "withdrawn_round": entry.withdrawn_round, "paused": entry.paused}
+            "withdrawn_round": entry.withdrawn_round, "paused": entry.paused, "berserk_next": entry.berserk_next}
 
 
 def _valid(serializer_class, request: Request) -> dict:  # noqa: ANN001
@@ -190,6 +191,19 @@ class PauseView(APIView):
         data = _valid(PauseSerializer, request)
         return Response(entry_json(services.pause(tournament_id=tournament_id, user=request.user,
                                                   paused=data["paused"])))
+
+
+class BerserkSerializer(serializers.Serializer):
+    berserk = serializers.BooleanField()
+
+
+class BerserkView(APIView):
+    @extend_schema(request=BerserkSerializer, responses={200: EntrySerializer, **ERR},
+                   summary="Arena: start your next game with half the clock (a won game scores one more point)")
+    def post(self, request: Request, tournament_id: int) -> Response:
+        data = _valid(BerserkSerializer, request)
+        return Response(entry_json(services.berserk(tournament_id=tournament_id, user=request.user,
+                                                    on=data["berserk"])))
 
 
 class BotEntryView(APIView):

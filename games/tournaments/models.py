@@ -67,6 +67,7 @@ class Entry(models.Model):
     joined_round = models.PositiveSmallIntegerField(default=1)
     withdrawn_round = models.PositiveSmallIntegerField(null=True, blank=True)
     paused = models.BooleanField(default=False)
+    berserk_next = models.BooleanField(default=False, help_text="arena: start the next game with half the clock")
     board = models.ForeignKey("Board", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
                               help_text="the board being played now: never two at once")
     free_since = models.DateTimeField(null=True, blank=True, help_text="arena: waiting for a board since")

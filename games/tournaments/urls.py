@@ -18,6 +18,7 @@ urlpatterns = [
     *both("tournaments/<id:tournament_id>/join", api.JoinView.as_view(), "api-tournament-join"),
     *both("tournaments/<id:tournament_id>/withdraw", api.WithdrawView.as_view(), "api-tournament-withdraw"),
     *both("tournaments/<id:tournament_id>/pause", api.PauseView.as_view(), "api-tournament-pause"),
+    *both("tournaments/<id:tournament_id>/berserk", api.BerserkView.as_view(), "api-tournament-berserk"),
     *both("tournaments/<id:tournament_id>/bots", api.BotEntryView.as_view(), "api-tournament-bots"),
     *both("tournaments/<id:tournament_id>/export", api.ExportView.as_view(), "api-tournament-export"),
     *both("seasons/<str:game_id>/", api.SeasonView.as_view(), "api-season"),

@@ -117,3 +117,50 @@ def test_an_arena_waits_for_a_player_still_at_a_board_of_another_tournament(play
     play_open_boards(first)
     services.pair_arena(tournament_id=second.pk)
     assert len([n for b in Board.objects.filter(tournament=second) for n in b.seats]) == 2
+
+
+def test_a_berserk_player_starts_with_half_the_clock_and_a_win_scores_one_more(players):
+    import copy
+
+    from django.utils import timezone
+
+    from games import selectors as match_selectors
+
+    tournament = arena(players[0], time_control="4+2")
+    for user in players[:2]:
+        services.join(tournament_id=tournament.pk, user=user)
+    services.berserk(tournament_id=tournament.pk, user=players[0], on=True)
+    services.start(tournament_id=tournament.pk)
+    board = Board.objects.get(tournament=tournament)
+    seat = board.seats.index(1)
+    assert board.berserk == [n == 1 for n in board.seats]
+    clock = match_selectors.load_aggregate(board.match).clock
+    assert clock.remaining(seat, timezone.now()) <= 120 < clock.remaining(1 - seat, timezone.now())
+    assert not Entry.objects.get(tournament=tournament, number=1).berserk_next  # one game only
+    services.record_result(match_id=board.match_id, places=[0 if n == 1 else 1 for n in board.seats])
+    assert Entry.objects.get(tournament=tournament, number=1).points == 3  # 2 for the win, 1 for berserk
+
+    play = arena(players[0], name="Audit berserk")
+    for user in players[2:4]:
+        services.join(tournament_id=play.pk, user=user)
+    services.berserk(tournament_id=play.pk, user=players[2], on=True)
+    services.start(tournament_id=play.pk)
+    play_open_boards(play)
+    export = selectors.export(play)
+    assert audit_tournament(export)["ok"]
+    forged = copy.deepcopy(export)
+    forged["rounds"][0]["boards"][0]["berserk"] = [False, False]
+    assert any("berserk seats" in e for e in audit_tournament(forged)["errors"])
+
+
+def test_berserk_is_an_arenas_and_a_match_refuses_it_without_a_real_time_clock(players):
+    from games import services as match_services
+    from games.errors import BadRequest
+
+    swiss = services.create(user=players[0], data={"name": "S", "game": "nanga-parbat", "kind": "swiss", "rounds": 1})
+    services.join(tournament_id=swiss.pk, user=players[0])
+    with pytest.raises(BadRequest, match="arena"):
+        services.berserk(tournament_id=swiss.pk, user=players[0], on=True)
+    with pytest.raises(BadRequest, match="real-time clock"):
+        match_services.create_match(user=players[0], game_id="nanga-parbat", seats=[{"human": True}] * 2,
+                                    options={}, time_control="3d", berserk=[0])
