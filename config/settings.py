@@ -300,6 +300,7 @@ CELERY_BEAT_SCHEDULE.update(_FAIRPLAY_BEAT)
 from games.tournaments.schedule import BEAT_SCHEDULE as _TOURNAMENT_BEAT  # noqa: E402
 
 CELERY_BEAT_SCHEDULE.update(_TOURNAMENT_BEAT)  # start, pair and close tournaments; archive seasons
+CAIRN_SEASON_MONTHS = env_int("SEASON_MONTHS", 3)  # the length of each game's seasons (docs/TOURNAMENTS.md)
 # The bot that plays a forfeited seat of a 3-4 player match for the rest of it.
 CAIRN_REPLACEMENT_BOT = os.environ.get("REPLACEMENT_BOT", "easy")
 # Match aggregates each process keeps (games/snapshots.py, an LRU; 0 turns the cache off).
