@@ -98,6 +98,7 @@ class BoardSerializer(serializers.Serializer):
     names = serializers.ListField(child=serializers.CharField())
     places = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
     finished = serializers.BooleanField()
+    outcome = serializers.CharField(help_text="won by NAME, drawn, shared first, or playing")
 
 
 class StandingsSerializer(serializers.Serializer):

@@ -98,7 +98,17 @@ def boards(tournament: Tournament, limit: int = 300) -> list[dict[str, Any]]:
     rows = Board.objects.filter(tournament=tournament).select_related("round").order_by("-round__number", "table")[:limit]
     return [{"round": b.round.number, "table": b.table, "match": b.match_id, "seats": list(b.seats),
              "names": [names.get(n, "?") for n in b.seats], "places": b.places,
-             "finished": b.finished_at is not None} for b in rows]
+             "finished": b.finished_at is not None, "outcome": _outcome(b, names)} for b in rows]
+
+
+def _outcome(board: Board, names: dict[int, str]) -> str:
+    """'won by X', 'X and Y shared first', 'drawn' or 'playing'."""
+    if board.places is None:
+        return "playing"
+    first = [names.get(n, "?") for n, place in zip(board.seats, board.places) if place == 0]
+    if len(first) == len(board.seats):
+        return "drawn"
+    return f"won by {first[0]}" if len(first) == 1 else f"{' and '.join(first)} shared first"
 
 
 def entry_of(tournament: Tournament, user: Any) -> Entry | None:
