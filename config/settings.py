@@ -98,6 +98,7 @@ INSTALLED_APPS = [
     "games.audit",  # signed receipts and the public log of heads (docs/AUDIT.md)
     "games.fairplay",  # presence, leavers, rated-game integrity
     "games.botapi",  # access tokens with scopes, NDJSON streams, bot accounts
+    "games.tournaments",  # arena, Swiss and round-robin tournaments; seasons (docs/TOURNAMENTS.md)
     "frontend",
 ]
 
@@ -296,6 +297,10 @@ CELERY_BEAT_SCHEDULE.update(_AUDIT_BEAT)  # a signed checkpoint of every match's
 from games.fairplay.schedule import BEAT_SCHEDULE as _FAIRPLAY_BEAT  # noqa: E402
 
 CELERY_BEAT_SCHEDULE.update(_FAIRPLAY_BEAT)
+from games.tournaments.schedule import BEAT_SCHEDULE as _TOURNAMENT_BEAT  # noqa: E402
+
+CELERY_BEAT_SCHEDULE.update(_TOURNAMENT_BEAT)  # start, pair and close tournaments; archive seasons
+CAIRN_SEASON_MONTHS = env_int("SEASON_MONTHS", 3)  # the length of each game's seasons (docs/TOURNAMENTS.md)
 # The bot that plays a forfeited seat of a 3-4 player match for the rest of it.
 CAIRN_REPLACEMENT_BOT = os.environ.get("REPLACEMENT_BOT", "easy")
 # Match aggregates each process keeps (games/snapshots.py, an LRU; 0 turns the cache off).

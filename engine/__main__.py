@@ -1,4 +1,4 @@
-"""Command line: ``python -m engine replay|bench|sample``.  See docs/ENGINE.md."""
+"""Command line: ``python -m engine replay|audit|witness|tournament-audit|bench|sample``.  See docs/ENGINE.md."""
 
 from .cli import main
 

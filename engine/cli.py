@@ -20,6 +20,9 @@
   the server cannot be reached.  ``--record FILE``: then also audit that
   finished match's record and check that its chain passes through the head
   the newest kept checkpoint logged for it (an inclusion proof).
+* ``python -m engine tournament-audit FILE``: re-derive a ``cairn-tournament/1`` export's
+  pairings and standings from its settings, entries and match records (docs/TOURNAMENTS.md);
+  one JSON verdict, exit 0 if it agrees, 1 with the differences named, 2 if unreadable.
 * ``python -m engine bench GAME --players N --seconds S``: random games for S
   seconds; JSON with ``games_per_s`` and ``actions_per_s``.
 * ``python -m engine sample GAME --players N --seed K``: one complete random
@@ -88,6 +91,19 @@ def cmd_audit(args: argparse.Namespace) -> int:
         print(_dumps({"ok": False, "index": None, "error": f"cannot read the {kind}: {exc}"}))
         return 2
     return _print_verdicts(args.files, lambda record: audit(record, receipts, keys))
+
+
+def cmd_tournament_audit(args: argparse.Namespace) -> int:
+    from .tournament_audit import audit_tournament
+
+    try:
+        export = _read_json(args.file)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        print(_dumps({"ok": False, "errors": [f"cannot read {args.file} as JSON: {exc}"]}))
+        return 2
+    verdict = audit_tournament(export)
+    print(_dumps(verdict))
+    return 0 if verdict["ok"] else 1
 
 
 def _fetch_json(url: str) -> Any:
@@ -255,6 +271,11 @@ def build_parser() -> argparse.ArgumentParser:
     witness.add_argument("--state", default="cairn-witness.json", help="where the kept checkpoints live")
     witness.add_argument("--record", metavar="FILE", help="also check this finished match's record against the log")
     witness.set_defaults(func=cmd_witness)
+
+    tour = sub.add_parser("tournament-audit",
+                          help="re-derive a cairn-tournament/1 export's pairings and standings from its match records")
+    tour.add_argument("file", metavar="FILE")
+    tour.set_defaults(func=cmd_tournament_audit)
 
     bench = sub.add_parser("bench", help="random games per second")
     bench.add_argument("game", choices=game_ids())

@@ -145,6 +145,9 @@ class ClockFold:
     def feed(self, type_: str, payload: Any, timestamp: datetime, to_move_after: Iterable[int]) -> None:
         if type_ == "created":
             self.no_clock |= {i for i, seat in enumerate(payload.get("seats", [])) if "bot" in seat}
+            if self.realtime:  # a berserk seat (an arena's choice, games.tournaments) starts with half its time
+                for seat in payload.get("berserk", []):
+                    self.bank[seat] /= 2
         elif type_ == "started":
             self.started = True
         elif type_ == "action":

@@ -134,6 +134,12 @@ def on_commit(match_id: int, seq: int) -> None:
     transaction.on_commit(lambda: match_changed(match_id, seq, origin), using=db.alias())
 
 
+def to_group(group: str, message: dict[str, Any]) -> None:
+    """Send ``message`` (small JSON with ids only, and a ``type``) to ``group`` (raises on failure):
+    the plug-ins' own groups, e.g. a tournament's page (games.tournaments.live)."""
+    _group_send(group, message)
+
+
 def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 

@@ -193,6 +193,7 @@ def contribution_of(value: Any) -> dict[str, str]:
 def create_match(
     *, user: Any, game_id: str, seats: list[dict], options: dict | None = None,
     rated: bool = False, time_control: Any = None, contribution: Any = None, commitment: Any = None,
+    berserk: list[int] | None = None,
 ) -> Match:
     """Create a match; the creator takes the first human seat.  It starts once every seat is filled.
 
@@ -202,7 +203,9 @@ def create_match(
     seed was fixed before the creator's contribution was made.
 
     Ranked play: ``rated`` needs every seat human (one account per seat is a constraint);
-    ``time_control`` is checked by :func:`games.clocks.normalize_time_control`.
+    ``time_control`` is checked by :func:`games.clocks.normalize_time_control`.  ``berserk``: the
+    seats that start with half their real-time clock (an arena's berserk, games.tournaments), named in
+    the ``created`` event so the clocks fold it.
     """
     _require_user(user)
     try:
@@ -227,6 +230,10 @@ def create_match(
         raise BadRequest(f"'rated' must be true or false, not {excerpt(rated)}", code="bad_rated")
     if rated and any("bot" in seat for seat in parsed):
         raise BadRequest("a rated match has only human seats: bots are never rated", code="bad_seats")
+    berserk = sorted(set(berserk or []))
+    if berserk and (not time_control or time_control["kind"] != "realtime"
+                    or any(type(seat) is not int or not 0 <= seat < len(parsed) for seat in berserk)):
+        raise BadRequest("'berserk' names seats of a match with a real-time clock", code="bad_berserk")
     share = contribution_of(contribution)
     if commitment is not None:
         from .audit.offers import take
@@ -271,6 +278,7 @@ def create_match(
                     for seat in seat_rows
                 ],
                 **({"rated": rated, "time_control": time_control} if rated or time_control else {}),
+                **({"berserk": berserk} if berserk else {}),
             },
             user_actor(user),
         )

@@ -25,6 +25,7 @@ urlpatterns = [
     path("", include("games.botapi.urls")),  # access tokens, bot accounts, NDJSON streams
     path("", include("games.ranking.urls")),  # ranked play (issue 7): queue, challenges, ladders, resign/abort
     path("", include("games.audit.urls")),  # receipts and the public log of heads
+    path("", include("games.tournaments.urls")),  # tournaments and seasons (docs/TOURNAMENTS.md)
     path("", include("games.fairplay.urls")),  # fair play: claims against a leaver
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view serves Swagger UI's start-up script as a file (no inline script: the CSP), and the

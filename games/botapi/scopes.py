@@ -24,6 +24,12 @@ WRITES = {  # the view (module.class, so a route's aliases share it) -> the scop
     "games.table.api.ChatView": "chat",
     "games.botapi.api.BotAccountView": "bot",
     "games.botapi.api.BotPreferenceView": "play",
+    "games.tournaments.api.TournamentsView": "play",
+    "games.tournaments.api.JoinView": "play",
+    "games.tournaments.api.WithdrawView": "play",
+    "games.tournaments.api.PauseView": "play",
+    "games.tournaments.api.BerserkView": "play",
+    "games.tournaments.api.BotEntryView": "play",
 }
 READ_ONLY = {"games.accounts.api.ExportView", "games.accounts.api.AccountView"}  # reads that hand over the whole account: never to an access token
 SAFE = {"GET", "HEAD", "OPTIONS"}
