@@ -76,7 +76,7 @@ THRESHOLDS: dict[str, tuple[float, float, float]] = {
 }
 MARKS = ("inaccuracy", "mistake", "blunder")
 
-Progress = Callable[[int, int], None]
+Progress = Callable[[int, int, list[dict[str, Any]]], None]
 
 
 def budget_for(game_id: str) -> Budget:
@@ -291,7 +291,8 @@ def analyse_record(
 ) -> dict[str, Any]:
     """The analysis of a record: one entry per event, then marks, accuracy and luck per seat.
 
-    ``progress(done, total)`` is called after each event.  ``done`` (with ``start``) holds the entries of
+    ``progress(done, total, entries)`` is called after each event with the entries so far (a caller may
+    save them, and resume from them).  ``done`` (with ``start``) holds the entries of
     the first ``start`` events computed earlier (a resumed analysis): they are kept, not recomputed.
     """
     game = get_game(game_id)
@@ -343,7 +344,7 @@ def analyse_record(
             entries.append(entry)
             state.apply(seat, action)
         if progress is not None:
-            progress(index + 1, total)
+            progress(index + 1, total, entries)
     return summarise(game_id, players, entries, budget=budget, seed=seed)
 
 

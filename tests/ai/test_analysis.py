@@ -66,10 +66,14 @@ def test_a_resumed_analysis_equals_one_computed_in_one_go() -> None:
         analyse_record("nanga-parbat", 2, None, events, seed=2, budget=SMALL, start=10, done=[])
 
 
+def assert_len(entries: list[Any], count: int) -> None:
+    assert len(entries) == count
+
+
 def test_progress_is_reported_after_every_event() -> None:
     events, _ = _play("mountain-goats", ["random", "random"], 5, stop=8)
     seen: list[tuple[int, int]] = []
-    analyse_record("mountain-goats", 2, None, events, seed=1, budget=SMALL, progress=lambda d, t: seen.append((d, t)))
+    analyse_record("mountain-goats", 2, None, events, seed=1, budget=SMALL, progress=lambda d, t, entries: seen.append((d, t)) or assert_len(entries, d))
     assert seen == [(i, 8) for i in range(1, 9)]
 
 
