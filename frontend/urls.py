@@ -30,5 +30,6 @@ urlpatterns = [
     path("", include("frontend.ranking.urls")),  # ranked play (issue 7): play, challenges, profiles, ladders
     path("", include("frontend.accounts.urls")),  # account settings, password reset, moderation
     path("", include("frontend.fairplay.urls")),  # presence, claims against a leaver, takebacks
+    path("", include("frontend.analysis.urls")),  # post-game analysis on the replay page
     path("", include("frontend.botapi.urls")),  # access tokens, accepting bots, bot accounts
 ]
