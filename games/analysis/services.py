@@ -37,6 +37,9 @@ PUSHES = 40  # progress pushes (and checkpoints) per analysis, at most
 STALE = timedelta(minutes=10)  # a queued or running request not heard of for this long is queued again
 
 
+ANALYSE_TASK = "games.analysis.tasks.analyse_match"
+
+
 class TooManyAnalyses(DomainError):
     status = 429
     code = "too_many_analyses"
@@ -64,8 +67,6 @@ def request_analysis(*, match_id: Any, user: Any) -> tuple[str, AnalysisRequest 
     stored = MatchAnalysis.objects.filter(match=match, version=version).first()
     if stored is not None:
         return "stored", stored
-    from . import tasks
-
     try:
         with transaction.atomic(using=db.alias()):
             existing = AnalysisRequest.objects.select_for_update().filter(match=match, version=version).first()
@@ -84,11 +85,19 @@ def request_analysis(*, match_id: Any, user: Any) -> tuple[str, AnalysisRequest 
                 existing.status, existing.requested_by, existing.error = AnalysisRequest.Status.QUEUED, user, ""
                 existing.done, existing.partial = 0, []
                 existing.save()
-            transaction.on_commit(lambda: tasks.analyse_match.delay(match.pk, version), using=db.alias())
+            transaction.on_commit(lambda: _queue(match.pk, version), using=db.alias())
     except IntegrityError:  # two first requests at once: the other one won
         raise Conflict(f"the analysis of match {match.pk} is already queued", code="analysis_queued") from None
     _push(match.pk)
     return "queued", existing
+
+
+def _queue(match_id: int, version: int) -> None:
+    """Send the task by name (no import of the task module: no import circle); settings route it to the
+    analysis queue."""
+    from celery import current_app
+
+    current_app.send_task(ANALYSE_TASK, (match_id, version))
 
 
 def _push(match_id: int) -> None:
@@ -155,12 +164,10 @@ def _fail(request: AnalysisRequest, message: str) -> None:
 
 def requeue_stale() -> int:
     """Queue again the analyses nobody has worked on for ``STALE`` (their task was lost); run by beat."""
-    from . import tasks
-
     cutoff = timezone.now() - STALE
     stale = list(AnalysisRequest.objects.filter(
         status__in=[AnalysisRequest.Status.QUEUED, AnalysisRequest.Status.RUNNING], updated_at__lt=cutoff))
     for request in stale:
         AnalysisRequest.objects.filter(pk=request.pk).update(updated_at=timezone.now())
-        tasks.analyse_match.delay(request.match_id, request.version)
+        _queue(request.match_id, request.version)
     return len(stale)
