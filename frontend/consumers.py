@@ -62,6 +62,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
     shown: int | None = None  # the seq the last pushed fragment showed (behind the live one for a delayed spectator)
     reveal_task: asyncio.Task | None = None
     presence: bool = False
+    analysis: bool = False
     seat: int | None = None  # the viewer's seat (a player), whose presence this socket keeps (games.fairplay)
     alive: asyncio.Task | None = None
 
@@ -90,6 +91,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.client = query.get("client", "")[:64]
         # ``?presence=1``: the page draws the players' presence panel, so it is sent its pushes (games.fairplay).
         self.presence = query.get("presence") == "1"
+        # ``?analysis=1``: the replay page's analysis panel waits on this socket for its progress (frontend/analysis).
+        self.analysis = query.get("analysis") == "1"
         self.group = group_name(self.match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         # Pub/Sub drops what is published while Redis is away, silently: catch up when it is back.
@@ -136,6 +139,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         """Chat, rematch offers, the spectator count (games.table): rendered for this connection's user."""
         if not ours(event) or (event.get("kind") == "presence" and not self.presence):
             return
+        if event.get("kind") == "analysis" and not self.analysis:
+            return  # a page without the analysis panel: nothing to swap
         html = await fanout.in_pool(table.render_push, event, self.user, self.match_id)
         if html:
             await self.send(text_data=html)
