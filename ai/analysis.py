@@ -79,8 +79,13 @@ MARKS = ("inaccuracy", "mistake", "blunder")
 Progress = Callable[[int, int, list[dict[str, Any]]], None]
 
 
-def budget_for(game_id: str) -> Budget:
-    return BUDGETS.get(game_id, DEFAULT_BUDGET)
+def budget_for(game_id: str, players: int = 2) -> Budget:
+    """The game's budget; with more than 2 players each chance event is valued from every seat's view,
+    so its per-seat budget shrinks by ``2 / players`` (a 4-player Mountainhome match stays near a minute)."""
+    budget = BUDGETS.get(game_id, DEFAULT_BUDGET)
+    if players <= 2:
+        return budget
+    return replace(budget, luck=max(1, budget.luck * 2 // players))
 
 
 def search_config(game_id: str, iterations: int) -> MCTSConfig:
@@ -296,7 +301,7 @@ def analyse_record(
     the first ``start`` events computed earlier (a resumed analysis): they are kept, not recomputed.
     """
     game = get_game(game_id)
-    budget = budget or budget_for(game_id)
+    budget = budget or budget_for(game_id, players)
     state = game.new_initial_state(players, options)
     entries: list[dict[str, Any]] = list(done or [])[:start]
     if len(entries) != start:

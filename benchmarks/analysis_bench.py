@@ -69,13 +69,13 @@ def play(game_id: str, levels: list[str], seed: int, play_scale: float) -> list[
     return events
 
 
-def scaled(game_id: str, factor: float) -> core.Budget:
-    b = core.budget_for(game_id)
+def scaled(game_id: str, factor: float, players: int = 2) -> core.Budget:
+    b = core.budget_for(game_id, players)
     return core.Budget(*(max(1, int(round(v * factor))) for v in (b.decision, b.played, b.luck)))
 
 
 def cost(args: argparse.Namespace) -> dict[str, Any]:
-    budget = scaled(args.game, args.budget_scale)
+    budget = scaled(args.game, args.budget_scale, args.players)
     rows = []
     for number in range(args.games):
         events = play(args.game, [args.level] * args.players, args.seed + number, args.play_scale)

@@ -169,3 +169,9 @@ def test_analysis_settings_are_fixed_per_game() -> None:
         assert budget.decision > 0 and budget.played > 0 and budget.luck > 0
         config = analysis.search_config(game_id, budget.decision)
         assert config.seconds is None and config.margin_weight == 0.0
+
+
+def test_the_luck_budget_per_seat_shrinks_with_more_players() -> None:
+    two, four = analysis.budget_for("mountainhome", 2), analysis.budget_for("mountainhome", 4)
+    assert two == analysis.BUDGETS["mountainhome"]
+    assert four.decision == two.decision and four.played == two.played and four.luck == two.luck // 2
