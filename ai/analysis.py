@@ -126,6 +126,8 @@ class _MCTSValuer(MCTS):
     """MCTS that also sums one seat's rollout rewards: the root average is that seat's expectation."""
 
     __slots__ = ("seat", "total")
+    seat: int
+    total: float
 
     def _rollout(self, state: State) -> list[float]:
         reward = MCTS._rollout(self, state)
@@ -137,6 +139,9 @@ class _ISMCTSValuer(ISMCTS):
     """ISMCTS from one seat's observation that sums that seat's rewards; the seat need not be to move."""
 
     __slots__ = ("total", "only", "_armed")
+    total: float
+    only: Any
+    _armed: bool
 
     def _rollout(self, state: State) -> list[float]:
         reward = ISMCTS._rollout(self, state)
@@ -240,20 +245,20 @@ def judge_decision(
         _, n2, w2 = MCTS.edge_stats(root, seat)
         after = w2[0] / n2[0] if n2[0] else 0.0
         return Judgement(len(legal), best, max(before, after), after, visits[best])
-    main = _new_ismcts(game, budget.decision, seed + 1)
-    legal = main._legal(state, seat)
+    imain = _new_ismcts(game, budget.decision, seed + 1)
+    legal = imain._legal(state, seat)
     if len(legal) <= 1 and (not legal or played in legal):
         return Judgement(len(legal), played, 0.0, 0.0, 0)
-    best = main.search(observation, seat)
-    assert main.root is not None
-    table = main.root.stats.get(seat, {})
+    best = imain.search(observation, seat)
+    assert imain.root is not None
+    table = imain.root.stats.get(seat, {})
     entry = table.get(best) or [0, 0.0, 0]
     before = entry[1] / entry[0] if entry[0] else 0.0
     if played == best:
         return Judgement(len(legal), best, before, before, int(entry[0]))
-    alone = _new_ismcts(game, budget.played, seed + 2, only=played)
-    root = alone.run_from(observation, seat, budget.played)
-    mine = root.stats.get(seat, {}).get(played)
+    ialone = _new_ismcts(game, budget.played, seed + 2, only=played)
+    iroot = ialone.run_from(observation, seat, budget.played)
+    mine = iroot.stats.get(seat, {}).get(played)
     after = mine[1] / mine[0] if mine and mine[0] else 0.0
     return Judgement(len(legal), best, max(before, after), after, int(entry[0]))
 
@@ -267,10 +272,10 @@ def position_value(game: Game, observation: Mapping[str, Any], seat: int, *, ite
     if game.perfect_information:
         searcher = _new_mcts(game, iterations, seed + 1, seat)
         searcher.run(state, Node(state))
-        return searcher.total / max(1, searcher.iterations_done)
+        return float(searcher.total / max(1, searcher.iterations_done))
     valuer = _new_ismcts(game, iterations, seed + 1)
     valuer.run_from(observation, seat, iterations)
-    return valuer.total / max(1, iterations)
+    return float(valuer.total / max(1, iterations))
 
 
 # ---------------------------------------------------------------------------- the walk
@@ -303,7 +308,7 @@ def analyse_record(
     game = get_game(game_id)
     budget = budget or budget_for(game_id, players)
     state = game.new_initial_state(players, options)
-    entries: list[dict[str, Any]] = list(done or [])[:start]
+    entries: list[dict[str, Any]] = [dict(entry) for entry in (done or [])[:start]]
     if len(entries) != start:
         raise ValueError(f"a resumed analysis needs the first {start} entries, not {len(entries)}")
     total = len(events)
