@@ -12,7 +12,8 @@ the engine and, at each event:
   The drop is the move's loss; a seat with one move (after the game's move filter) is ``forced``.
 * **a chance event** -- every seat's expectation just before and just after it, each from that seat's
   own observation, by a search whose root is the chance node: the difference is *luck*, kept apart
-  from the seats' choices.
+  from the seats' choices.  Both searches of a seat share one seed (common random numbers), which
+  narrows the noise of their difference.
 
 Expectations are rewards in [0, 1] with no margin term (``MCTSConfig.margin_weight = 0``): in a
 2-player game the win chance (a draw counts half), in 3-4 players the share of the other seats a seat
@@ -319,10 +320,10 @@ def analyse_record(
             continue
         if seat == CHANCE:
             before = [position_value(game, state.observation(s), s, iterations=budget.luck,
-                                     seed=event_seed(seed, index, 2 * s)) for s in range(players)]
+                                     seed=event_seed(seed, index, 2 + s)) for s in range(players)]
             state.apply(seat, action)
             after = [position_value(game, state.observation(s), s, iterations=budget.luck,
-                                    seed=event_seed(seed, index, 2 * s + 1)) for s in range(players)]
+                                    seed=event_seed(seed, index, 2 + s)) for s in range(players)]
             entries.append({
                 "index": index, "kind": "chance",
                 "values": {str(s): [round(before[s], 4), round(after[s], 4)] for s in range(players)},

@@ -20,6 +20,7 @@ from games.models import Match
 from .. import presenters
 
 MARK_SIGNS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+LUCK_SHOWN = 5  # points: a chance event's luck under this is within the search's noise, so the log says nothing
 WIDTH, HEIGHT, PAD = 600, 180, 8
 
 
@@ -91,7 +92,7 @@ def context(match: Match, user: Any, seq: int | None, players: list[Any], path: 
             if entry["kind"] == "chance":
                 item["luck_text"] = ", ".join(
                     f"{names[int(s)].name if int(s) in names else 'seat ' + str(int(s) + 1)} {v:+.0f}"
-                    for s, v in entry["luck"].items() if abs(v) >= 1)
+                    for s, v in entry["luck"].items() if abs(v) >= LUCK_SHOWN)
             item["sign"] = MARK_SIGNS.get(entry.get("mark") or "", "")
             by_seq[entry["seq"]] = item
         out["by_seq"] = by_seq
