@@ -64,7 +64,7 @@ class Budget:
 # (benchmarks/analysis_cost.py; docs/AI.md, "Post-game analysis").
 BUDGETS: dict[str, Budget] = {
     "mountain-goats": Budget(decision=1000, played=500, luck=200),
-    "nanga-parbat": Budget(decision=200, played=100, luck=60),
+    "nanga-parbat": Budget(decision=400, played=200, luck=60),
     "mountainhome": Budget(decision=120, played=60, luck=40),
 }
 DEFAULT_BUDGET = Budget(decision=200, played=100, luck=50)
