@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import asyncio
 
 import pytest
-from asgiref.sync import sync_to_async
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
@@ -39,4 +38,4 @@ def test_progress_reaches_the_analysis_panels_socket_and_not_a_match_page(alice,
         for communicator in (panel, page):
             await communicator.disconnect()
 
-    asyncio.run(scenario())
+    async_to_sync(scenario)()
