@@ -22,9 +22,7 @@ def ask(request: HttpRequest, match_id: int) -> HttpResponse:
     error = ""
     try:
         services.request_analysis(match_id=match_id, user=request.user)
-    except DomainError as exc:
-        if exc.status == 404 or exc.status == 401:
-            return HttpResponse(exc.message, status=exc.status, content_type="text/plain; charset=utf-8")
+    except DomainError as exc:  # in play, already queued, too many: said in the panel
         error = exc.message
     return HttpResponse(render_panel(match, request.user, error=error))
 
