@@ -99,6 +99,7 @@ INSTALLED_APPS = [
     "games.fairplay",  # presence, leavers, rated-game integrity
     "games.botapi",  # access tokens with scopes, NDJSON streams, bot accounts
     "games.tournaments",  # arena, Swiss and round-robin tournaments; seasons (docs/TOURNAMENTS.md)
+    "games.analysis",  # post-game analysis of finished matches (docs/ANALYSIS.md)
     "frontend",
 ]
 
@@ -271,6 +272,10 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A test run gets a queue of its own (above), so a worker of another run never takes its tasks.
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE") or CHANNEL_PREFIX
+# Post-game analyses go to a queue of their own, below bot moves: its worker (scripts/run) runs niced with one
+# process, so an analysis never holds a slot a bot move is waiting for (docs/ANALYSIS.md).
+CELERY_ANALYSIS_QUEUE = os.environ.get("CELERY_ANALYSIS_QUEUE") or f"{CELERY_TASK_DEFAULT_QUEUE}.analysis"
+CELERY_TASK_ROUTES = {"games.analysis.tasks.analyse_match": {"queue": CELERY_ANALYSIS_QUEUE}}
 # A redelivered task after a lost worker is safe: every task checks (match, seq).
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 300}
 CELERY_BEAT_SCHEDULE = {
@@ -297,10 +302,16 @@ CELERY_BEAT_SCHEDULE.update(_AUDIT_BEAT)  # a signed checkpoint of every match's
 from games.fairplay.schedule import BEAT_SCHEDULE as _FAIRPLAY_BEAT  # noqa: E402
 
 CELERY_BEAT_SCHEDULE.update(_FAIRPLAY_BEAT)
+
 from games.tournaments.schedule import BEAT_SCHEDULE as _TOURNAMENT_BEAT  # noqa: E402
 
 CELERY_BEAT_SCHEDULE.update(_TOURNAMENT_BEAT)  # start, pair and close tournaments; archive seasons
 CAIRN_SEASON_MONTHS = env_int("SEASON_MONTHS", 3)  # the length of each game's seasons (docs/TOURNAMENTS.md)
+
+from games.analysis.schedule import BEAT_SCHEDULE as _ANALYSIS_BEAT  # noqa: E402
+
+CELERY_BEAT_SCHEDULE.update(_ANALYSIS_BEAT)  # analyses whose task was lost are queued again
+
 # The bot that plays a forfeited seat of a 3-4 player match for the rest of it.
 CAIRN_REPLACEMENT_BOT = os.environ.get("REPLACEMENT_BOT", "easy")
 # Match aggregates each process keeps (games/snapshots.py, an LRU; 0 turns the cache off).

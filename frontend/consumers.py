@@ -99,6 +99,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
     reveal_task: asyncio.Task | None = None
     presence: bool = False
     lag: bool = False
+    analysis: bool = False
     seat: int | None = None  # the viewer's seat (a player), whose presence this socket keeps (games.fairplay)
     alive: asyncio.Task | None = None
     pinger: asyncio.Task | None = None
@@ -133,6 +134,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.presence = query.get("presence") == "1"
         # ``?lag=1``: the page answers pings (lag.js), so a player's socket measures their round trip.
         self.lag = query.get("lag") == "1"
+        # ``?analysis=1``: the replay page's analysis panel waits on this socket for its progress (frontend/analysis).
+        self.analysis = query.get("analysis") == "1"
         self.group = group_name(self.match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         # Pub/Sub drops what is published while Redis is away, silently: catch up when it is back.
@@ -264,6 +267,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         """Chat, rematch offers, the spectator count (games.table): rendered for this connection's user."""
         if not ours(event) or (event.get("kind") == "presence" and not self.presence):
             return
+        if event.get("kind") == "analysis" and not self.analysis:
+            return  # a page without the analysis panel: nothing to swap
         html = await fanout.in_pool(table.render_push, event, self.user, self.match_id)
         if html:
             await self.send(text_data=html)

@@ -30,6 +30,7 @@ urlpatterns = [
     path("", include("frontend.ranking.urls")),  # ranked play (issue 7): play, challenges, profiles, ladders
     path("", include("frontend.accounts.urls")),  # account settings, password reset, moderation
     path("", include("frontend.fairplay.urls")),  # presence, claims against a leaver, takebacks
-    path("", include("frontend.botapi.urls")),
-    path("", include("frontend.tournaments.urls")),  # tournaments and seasons (docs/TOURNAMENTS.md)  # access tokens, accepting bots, bot accounts
+    path("", include("frontend.analysis.urls")),  # post-game analysis on the replay page
+    path("", include("frontend.botapi.urls")),  # access tokens, accepting bots, bot accounts
+    path("", include("frontend.tournaments.urls")),  # tournaments and seasons (docs/TOURNAMENTS.md)
 ]

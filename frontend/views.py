@@ -149,6 +149,12 @@ def replay_page(request: HttpRequest, match_id: int) -> HttpResponse:
         context = replay_context(match, request.user, seq)
     except DomainError as exc:
         return render(request, "frontend/error.html", {"message": exc.message}, status=exc.status)
+    from .analysis import context as analysis_context  # the graph, the marks, the accuracy (frontend/analysis)
+
+    context["analysis"] = analysis_context(match, request.user, context["step"]["seq"], context["players"], request.path)
+    by_seq = context["analysis"].get("by_seq") or {}
+    for item in context["log"]:
+        item["analysis"] = by_seq.get(item["seq"])
     return render(request, "frontend/replay.html", context)
 
 

@@ -101,6 +101,10 @@ def render_push(event: dict[str, Any], user: Any, match_id: int | None = None) -
             return render_to_string("frontend/table/chat_form.html", {**chat_form_context(match, user), "oob": True})
         if kind == "rematch":
             return render_to_string("frontend/table/rematch.html", {**rematch_context(match, user), "oob": True})
+        if kind == "analysis":  # the post-game analysis's progress, or its end (frontend/analysis)
+            from ..analysis import render_panel
+
+            return render_panel(match, user, oob=True)
         if kind == "presence":  # news for everyone but the player whose own seat it is about
             from .. import fairplay
 

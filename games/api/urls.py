@@ -27,6 +27,7 @@ urlpatterns = [
     path("", include("games.audit.urls")),  # receipts and the public log of heads
     path("", include("games.tournaments.urls")),  # tournaments and seasons (docs/TOURNAMENTS.md)
     path("", include("games.fairplay.urls")),  # fair play: claims against a leaver
+    path("", include("games.analysis.urls")),  # post-game analysis
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view serves Swagger UI's start-up script as a file (no inline script: the CSP), and the
     # template keeps its styles in a stylesheet.
