@@ -193,7 +193,7 @@ def swiss_dutch(players: Sequence[dict[str, Any]], previous: set[tuple[int, int]
                 total_rounds: int) -> tuple[list[tuple[int, int]], list[int]]:
     """FIDE Dutch by ``caissify_pairings``: ``players`` as its contract names them (id, score, rating,
     starting_number, color_hist, float_history, bye_count).  Boards as (first seat, second seat)."""
-    from caissify_pairings import generate_pairings
+    from caissify_pairings import generate_pairings  # type: ignore[import-untyped]  # it ships no types
 
     rows = generate_pairings(system="dutch", players=list(players), previous_pairings=set(previous),
                              round_number=round_number, total_rounds=total_rounds,
@@ -214,7 +214,7 @@ def dutch_players(entries: Sequence[dict[str, Any]], rounds: Sequence[tuple[Sequ
     byes = {e["entry"]: 0 for e in entries}
     for boards, round_byes in rounds:
         before = dict(score)
-        played = set()
+        played: set[int] = set()
         for board in boards:
             if len(board.seats) != 2:
                 continue

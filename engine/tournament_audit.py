@@ -79,7 +79,8 @@ def recompute_pairing(kind: str, size: int, entries: list[dict[str, Any]], round
         players = T.dutch_players([{"entry": e["entry"], "rating": e["rating"], "start": rank}
                                    for rank, e in enumerate(seeded, start=1)], before)
         met = T.met_pairs(b for b, _ in before)
-        return T.swiss_dutch(players, met, number, total)
+        paired, byes = T.swiss_dutch(players, met, number, total)
+        return [tuple(board) for board in paired], byes
     lines = T.fold_rounds([e["entry"] for e in entries], before)
     return T.group_by_score(ids, {e: lines[e].points for e in ids}, {e["entry"]: e["rating"] for e in active},
                             size, T.met_pairs(b for b, _ in before), {e: lines[e].byes for e in ids})

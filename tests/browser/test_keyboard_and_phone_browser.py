@@ -98,6 +98,12 @@ def test_on_a_phone_the_board_and_its_first_choice_share_the_first_screen(
     log_in(page, base, user)
     open_match(page, base, match.pk)
     page.wait_for_selector(choices.split(",")[0], timeout=STEP_TIMEOUT_MS, state="attached")
+    page.wait_for_load_state("load")  # every stylesheet applied (a busy machine can lay out before)
+    try:  # the layout settles (a live swap may land just after the page loads); then it is asserted
+        page.wait_for_function(f"(a) => ({PHONE_LAYOUT})(a).board_top < {PHONE['height']}", arg=[board, choices],
+                               timeout=5_000)
+    except Exception:  # noqa: BLE001 - the assertions below say what is wrong
+        pass
     layout = page.evaluate(PHONE_LAYOUT, [board, choices])
     page.screenshot(path=f"/tmp/phone-{game}.png")
     assert 0 <= layout["board_top"] < PHONE["height"], layout
