@@ -194,44 +194,40 @@ def withdraw(*, tournament_id: Any, user: Any) -> Entry:
 
 def pause(*, tournament_id: Any, user: Any, paused: Any) -> Entry:
     """Arena: a paused entrant gets no new board until they come back."""
-    _require_user(user)
-    if paused is not True and paused is not False:
-        raise BadRequest(f"'paused' must be true or false, not {excerpt(paused)}", code="bad_paused")
-    with transaction.atomic(using=db.alias()):
-        tournament = _locked(tournament_id)
-        if tournament.kind != Tournament.Kind.ARENA:
-            raise BadRequest("only an arena can be paused; withdraw from a Swiss or round robin", code="not_arena")
-        if tournament.status == Tournament.Status.FINISHED:
-            raise Conflict(f"tournament {tournament.pk} has finished", code="tournament_finished")
-        entry = Entry.objects.select_for_update().filter(tournament=tournament, user=user,
-                                                         withdrawn_round__isnull=True).first()
-        if entry is None:
-            raise NotFound(f"you are not in tournament {tournament.pk}", code="not_entered")
-        entry.paused = paused
-        entry.save(update_fields=["paused"])
-        _changed(tournament)
+    entry = _set_arena_flag(tournament_id, user, "paused", paused, not_arena="only an arena can be paused; withdraw "
+                            "from a Swiss or round robin", changed=True)
     if not paused:
-        live.queue_pairing(tournament.pk, 0)
+        live.queue_pairing(entry.tournament_id, 0)
     return entry
 
 
 def berserk(*, tournament_id: Any, user: Any, on: Any) -> Entry:
     """Arena: start one's next game with half the clock, for a bonus point if it is won."""
+    return _set_arena_flag(tournament_id, user, "berserk_next", on, not_arena="berserk is an arena's", changed=False,
+                           name="berserk")
+
+
+def _set_arena_flag(tournament_id: Any, user: Any, field: str, value: Any, *, not_arena: str, changed: bool,
+                    name: str | None = None) -> Entry:
+    """Set an arena entrant's own ``field`` to ``value`` (true or false) in an arena that has not finished."""
     _require_user(user)
-    if on is not True and on is not False:
-        raise BadRequest(f"'berserk' must be true or false, not {excerpt(on)}", code="bad_berserk")
+    name = name or field
+    if value is not True and value is not False:
+        raise BadRequest(f"'{name}' must be true or false, not {excerpt(value)}", code=f"bad_{name}")
     with transaction.atomic(using=db.alias()):
         tournament = _locked(tournament_id)
         if tournament.kind != Tournament.Kind.ARENA:
-            raise BadRequest("berserk is an arena's", code="not_arena")
+            raise BadRequest(not_arena, code="not_arena")
         if tournament.status == Tournament.Status.FINISHED:
             raise Conflict(f"tournament {tournament.pk} has finished", code="tournament_finished")
         entry = Entry.objects.select_for_update().filter(tournament=tournament, user=user,
                                                          withdrawn_round__isnull=True).first()
         if entry is None:
             raise NotFound(f"you are not in tournament {tournament.pk}", code="not_entered")
-        entry.berserk_next = on
-        entry.save(update_fields=["berserk_next"])
+        setattr(entry, field, value)
+        entry.save(update_fields=[field])
+        if changed:
+            _changed(tournament)
     return entry
 
 

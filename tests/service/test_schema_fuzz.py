@@ -21,7 +21,7 @@ from games import services
 
 pytestmark = [pytest.mark.django_db(databases="__all__", transaction=True), pytest.mark.timeout(600)]
 
-EXAMPLES = 5  # per operation and generation mode (both backends: about a minute and a half)
+EXAMPLES = 3  # per operation and generation mode (both backends: about fifty seconds)
 
 
 @pytest.fixture
