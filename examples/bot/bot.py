@@ -81,6 +81,7 @@ class Bot:
         self.events_log = events_log
         self.rng = random.Random(seed)
         self.playing: set[int] = set()
+        self.moved: dict[int, int] = {}  # match -> the seq this bot last moved in (only its match's thread writes it)
         self.lock = threading.Lock()
 
     # ------------------------------------------------------------ the account stream
@@ -128,6 +129,11 @@ class Bot:
                         failures = 0
                         if "events" not in line:  # the first line: the match as this seat sees it
                             state = line
+                            if state["status"] == "finished":
+                                return
+                            # Resumed at the seq it had reached, with nothing new since: the first line is
+                            # all there is to act on, and it may be this seat's turn.
+                            self.maybe_move(match_id, state)
                             continue
                         self.record(match_id, line["events"])
                         last = line["seq"]
@@ -149,9 +155,12 @@ class Bot:
     def maybe_move(self, match_id: int, state: dict[str, Any]) -> None:
         if state.get("my_seat") not in state.get("to_move", []) or not state.get("legal_actions"):
             return
+        if self.moved.get(match_id) == state["seq"]:
+            return  # one move per position: the first line and a catch-up line can name the same seq
         action = self.rng.choice(state["legal_actions"])
         status, body = self.api.request("POST", f"/api/matches/{match_id}/actions/",
                                         {"action": action, "expected_seq": state["seq"]})
+        self.moved[match_id] = state["seq"]  # answered (a dropped connection raises: tried again on resuming)
         if status != 201:  # e.g. 409 stale_seq: the stream brings the newer position
             log(f"match {match_id}: move refused {status} {body}")
 

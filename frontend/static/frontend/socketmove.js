@@ -40,7 +40,12 @@
   document.addEventListener("htmx:beforeRequest", function (evt) {
     var config = evt.detail && evt.detail.requestConfig;
     if (!config || (config.verb || "").toLowerCase() !== "post" || !MOVE.test(config.path || "")) return;
-    if (!socketMoves() || pending) return;
+    if (!socketMoves()) return;
+    if (pending) {  // a second click before the first move's answer: dropped, as a disabled button would drop it
+      evt.preventDefault();
+      evt.stopPropagation();
+      return;
+    }
     var fields = [];
     config.formData.forEach(function (value, key) {
       if (typeof value === "string") fields.push([key, value]);
