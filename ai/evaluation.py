@@ -224,7 +224,7 @@ ITERATION_FACTOR: dict[str, float] = {
 }
 
 # A game may instead give each level's iteration cap outright (``--scale`` still multiplies it).
-# Mountainhome (issue 17): the rungs of docs/AI.md's ladder, measured with the move filter
+# Mountainhome: the rungs of docs/AI.md's ladder, measured with the move filter
 # (``MOVE_FILTERS``); at about 1,300-2,500 iterations/s inside games, hard's 1,600 take 0.6-1.2 s
 # of its 2 s, medium's 400 0.15-0.3 s of its 0.5 s.  Before the fix the caps were hard 400,
 # medium 100, easy 20 (factor 0.05), because with clocks (about 5,000 vs 250 iterations) hard had

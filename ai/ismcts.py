@@ -40,7 +40,7 @@ Search", with the decoupled handling of simultaneous moves:
   modelled opponent would choose at nodes that tell apart the observer's
   hidden cards and sealed commitments, i.e. answer a sealed bid it cannot see
   (strategy fusion the wrong way round); the more iterations, the better it
-  learns to (docs/AI.md, issue 17).
+  learns to (docs/AI.md).
 
 * **A move filter** (``MCTSConfig.prune_moves``, on): a game may list in
   ``ai.evaluation.MOVE_FILTERS`` which of a seat's legal moves the search
@@ -48,7 +48,7 @@ Search", with the decoupled handling of simultaneous moves:
   own legal moves and commitment only.  Mountainhome's keeps one path to each
   sealed commitment (cards in order, then uses, then ``ready``): the rules let
   a seat replace its commitment at will, and a search that could undo its own
-  steps random-walked through them (docs/AI.md, issue 17).
+  steps random-walked through them (docs/AI.md).
 
 Each seat's statistics hold that seat's own reward, so other seats are
 modelled as maximising their own result (max^n).

@@ -52,10 +52,10 @@ class MCTSConfig:
     margin_weight: float = 0.1
     rollout_depth: Optional[int] = None  # None: play out to the end
     reuse_tree: bool = False
-    # ISMCTS only: other seats decide from a public tree instead of the observer's (docs/AI.md, issue 17)
+    # ISMCTS only: other seats decide from a public tree instead of the observer's (docs/AI.md)
     public_tree: bool = False
     # ISMCTS only: consider only the moves the game's ``ai.evaluation.MOVE_FILTERS`` keeps (Mountainhome:
-    # a sealed commitment built once, in one order, then "ready"; docs/AI.md, issue 17)
+    # a sealed commitment built once, in one order, then "ready"; docs/AI.md)
     prune_moves: bool = True
 
 

@@ -1,6 +1,6 @@
 """Rewards: what a finished (or cut-off) game is worth to each seat, in [0, 1].
 
-A reward mixes two things (issue 6: "a reward that reflects both winning and
+A reward mixes two things ("a reward that reflects both winning and
 score margin"):
 
 * the *place*: ``1`` for a sole win, ``0`` for last, ties share

@@ -1,4 +1,4 @@
-"""Print every sealed-commitment decision of one arena game of Mountainhome (docs/AI.md, issue 17).
+"""Print every sealed-commitment decision of one arena game of Mountainhome (docs/AI.md).
 
     python benchmarks/ai_bid_trace.py --a "mcts:it=400,depth=10,prune=0" --b "mcts:it=100,depth=10,prune=0" --seed 5 --game 0
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Mountainhome ISMCTS strength against iterations, with and without the move filter (docs/AI.md,
-# "Why more iterations lost (issue 17)").
+# "Why more iterations lost").
 #
 #   FLAGS=,prune=0 ROUNDS=10 nice -n 19 benchmarks/ai_ladder_iterations.sh   # before the fix
 #   FLAGS=,prune=1 ROUNDS=10 nice -n 19 benchmarks/ai_ladder_iterations.sh   # after it (the default)

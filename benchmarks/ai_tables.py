@@ -8,7 +8,7 @@ Each file holds one pairing, one game per line.  Player A is whoever sits at sea
 rate (a shared first place split) with its 95% Wilson interval, A's pairwise score (1 for finishing
 ahead of another seat, 1/2 for a tie: the 2-player equivalent at 3-4 seats), and the mean number of
 decisions per game of A and of one B seat (a bot that keeps re-committing a sealed bid shows up
-here), and, for games recorded with per-verb counts (``verbs``, since issue 17's fix), the mean
+here), and, for games recorded with per-verb counts (``verbs``, since 2026-11-26), the mean
 number of ``commit_bid`` entries per game of A and of one B seat.  ``--ratings`` adds the level ratings per game and table size (random = 800), chained as
 ``python -m benchmarks.arena ratings`` does; ``--anchor PLAYER=RATING`` fixes another player's rating
 (the opponent of a ladder whose rating was published from other runs).

@@ -12,7 +12,7 @@ Tournament::
 * Players are level names (``random``, ``easy``, ``medium``, ``hard``) or
   ``mcts:it=800,depth=6,c=0.7,reuse=1`` for explicit settings (``pub=1``:
   ISMCTS with the public tree for the other seats; ``prune=0``: ISMCTS
-  without the game's move filter, as before issue 17's fix).
+  without the game's move filter).
 * ``--budget iterations`` (default) ignores the levels' seconds and uses
   their iteration caps times ``--scale``: every game is then a pure function
   of ``--seed`` and the game number, so any figure can be reproduced exactly.

@@ -14,7 +14,7 @@ and each move's server time is taken:
 
 Each kind is run with this process's snapshot cache (``games.snapshots``, the
 steady state of a web process that has seen the match before) and without it
-(``--no-cache`` rows: every load replays the whole match, as before issue 12).
+(``--no-cache`` rows: every load replays the whole match, with no snapshot).
 It prints medians in ms and the long/short ratio of each.
 """
 

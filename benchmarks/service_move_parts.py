@@ -13,7 +13,7 @@ takes this process's CPU time and query count of:
 
 It prints the medians (``N`` moves, default 40, or fewer if the match ends).  ``Q=1`` also
 lists each part's queries per move; ``PROF=get``, ``PROF=move`` or ``PROF=fan`` prints a cProfile of that
-part.  Used for docs/PERFORMANCE.md (issue 12).
+part.  Used for docs/PERFORMANCE.md.
 """
 import collections
 import cProfile

@@ -6,7 +6,7 @@ once (``frontend.fanout._load_position``) and both seats' fragments are rendered
 (``fanout.render_for_class``), as a web process does for a match whose two screens it holds.
 It prints the median and mean CPU time of the two renders over the match (``--moves`` moves at
 most).  The process-local caches (``memo(...)``) are left as they fill, as in a live process.
-Run it in two checkouts, alternately, to compare them (docs/PERFORMANCE.md, issue 12).
+Run it in two checkouts, alternately, to compare them (docs/PERFORMANCE.md).
 """
 import argparse
 import os

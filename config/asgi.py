@@ -12,7 +12,7 @@ second one to join the first, and ``Thread.start`` waits on the event loop's
 thread until the new thread runs.  Under load that wait is long (the new
 thread needs the GIL), and every websocket of the process waits with it: with
 500 live matches py-spy found the loop's thread blocked in ``Thread.start``
-for over a third of its time (issue 12; docs/PERFORMANCE.md).
+for over a third of its time (docs/PERFORMANCE.md).
 
 Each process imports the URL configuration, the games and their presenters and
 compiles every template when it starts (:func:`config.warmup.warm_up`), so that

@@ -92,8 +92,8 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "games",
-    "games.ranking",  # ranked play (issue 7)
-    "games.table",  # chat, rematches, watching, notifications (issue 16)
+    "games.ranking",  # ranked play
+    "games.table",  # chat, rematches, watching, notifications
     "games.accounts",  # verified email, deletion, export, moderation
     "games.audit",  # signed receipts and the public log of heads (docs/AUDIT.md)
     "games.fairplay",  # presence, leavers, rated-game integrity
@@ -108,10 +108,10 @@ MIDDLEWARE = [
     "games.ops.proxy.ClientAddressMiddleware",
     # Request id, access line, request metrics (games/ops/requests.py): outside all else, so it sees every answer.
     "games.ops.requests.RequestMiddleware",
-    "games.outage.OutageMiddleware",  # database or Redis unreachable -> 503 with a message (issue 15)
+    "games.outage.OutageMiddleware",  # database or Redis unreachable -> 503 with a message
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",  # Content-Security-Policy (CONTENT_SECURITY_POLICY below)
-    # NUL or non-UTF-8 in a parameter -> 400; an API body over the limit -> 413 (issue 13)
+    # NUL or non-UTF-8 in a parameter -> 400; an API body over the limit -> 413
     "games.api.middleware.HostileInputMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -120,11 +120,11 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    # The API's rate limits for the pages' sign-up, log-in, new-match and move forms (issue 13).
+    # The API's rate limits for the pages' sign-up, log-in, new-match and move forms.
     # Innermost on purpose: it is synchronous only, so under ASGI Django runs the whole chain above it
     # synchronously on the request's thread.  Below an async-capable middleware (Messages, XFrame) it
     # made Django run those two asynchronously, each hook a trip between the event loop and the
-    # request's thread (issue 12; tests/service/test_asgi_threads.py).
+    # request's thread (tests/service/test_asgi_threads.py).
     "games.api.throttles.PageThrottleMiddleware",
 ]
 
@@ -144,7 +144,7 @@ TEMPLATES = [
         },
     },
     {
-        # The live match fragment and the boards, drawn for every seat on every move (issue 12):
+        # The live match fragment and the boards, drawn for every seat on every move:
         # frontend/jinja2/, environment and helpers in frontend/jinja.py.
         "BACKEND": "django.template.backends.jinja2.Jinja2",
         "NAME": "jinja2",
@@ -177,7 +177,7 @@ def _database(url: str) -> dict:
         if env_int("DB_POOL", 0) > 0:
             # A process's pool of PostgreSQL connections (psycopg_pool, Django 5.1+), shared by all its
             # threads: an ASGI process runs each request and render in a thread of its own, so without it
-            # every request opens a connection.  scripts/run turns it on for the web processes (issue 12).
+            # every request opens a connection.  scripts/run turns it on for the web processes.
             config["CONN_MAX_AGE"] = 0
             config["OPTIONS"]["pool"] = {"min_size": 1, "max_size": env_int("DB_POOL", 0), "timeout": 30}
     return config
@@ -244,7 +244,7 @@ CHANNEL_PREFIX = os.environ.get("CHANNEL_PREFIX") or f"cairn-{CAIRN_DEPLOYMENT}"
 
 # channels-redis's RedisPubSubChannelLayer: a group message is one PUBLISH, pushed to each web process's
 # subscriber connection (at 500 live matches on one machine, about half the p95 of the queue layer, and
-# less CPU per move: docs/PERFORMANCE.md, issue 12).  Pub/Sub keeps nothing, so what is published while
+# less CPU per move: docs/PERFORMANCE.md).  Pub/Sub keeps nothing, so what is published while
 # Redis is away is lost: frontend/layerwatch.py probes the layer every CHANNEL_LAYER_HEARTBEAT_SECONDS
 # and catches every match socket up when it comes back (benchmarks/faults/fault_redis_restart.py).
 # CHANNEL_LAYER=queue selects the queue-based RedisChannelLayer: each web process reads its one queue, one
@@ -346,7 +346,7 @@ except ValueError as exc:
 if os.environ.get("NUM_PROXIES"):
     raise ImproperlyConfigured("NUM_PROXIES is gone: list the proxies' addresses in TRUSTED_PROXIES instead")
 
-# ---------------------------------------------------------------- at the table (issue 16)
+# ---------------------------------------------------------------- at the table
 
 # Chat: the longest message, and how many one person may send per window.
 CAIRN_CHAT_MAX_LENGTH = env_int("CHAT_MAX_LENGTH", 500)
@@ -425,7 +425,7 @@ if os.environ.get("REDIS_URL") or os.environ.get("CACHE_URL"):
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "cairn"}}
 
-# ---------------------------------------------------------------- limits (issue 13; docs/API.md, "Limits")
+# ---------------------------------------------------------------- limits (docs/API.md, "Limits")
 
 # The largest request body the API reads (bytes): a larger one gets 413.
 CAIRN_API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 64 * 1024)

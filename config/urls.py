@@ -12,7 +12,7 @@ urlpatterns = [
     path("readyz", health.readyz, name="readyz"),
     path("metrics", metrics.metrics_view, name="metrics"),
     path("admin/", admin.site.urls),
-    path("api/chat/", include("games.table.urls")),  # chat (issue 16)
+    path("api/chat/", include("games.table.urls")),  # chat
     path("api/account/", include(accounts_urls.account)),  # accounts: email, password, export, deletion
     path("api/moderation/", include(accounts_urls.moderation)),
     path("api/", include("games.api.urls")),

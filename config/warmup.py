@@ -1,4 +1,4 @@
-"""Pay a web process's first-use costs when it starts, not during its first requests (issue 12).
+"""Pay a web process's first-use costs when it starts, not during its first requests.
 
 Django and Cairn import and compile much of what a request needs on first
 use: the URL configuration and every view module behind it (on the first

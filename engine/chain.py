@@ -6,7 +6,7 @@ share this one implementation.  An event's *body* is
 ``{"match", "seq", "type", "payload", "actor", "timestamp"}``; canonical JSON
 has sorted keys, no spaces and UTF-8 text; the first ``prev_hash`` is 64 zeros.
 
-Version 1 (matches created before issue 13)::
+Version 1 (matches created before version 2, which hides hashes of sealed events)::
 
     hash = SHA-256(prev_hash + canonical_json(body))
 

@@ -3,7 +3,7 @@
 * ``cairn-record/1``: ``game``, ``players``, ``options`` and ``events``, the
   entries (chance outcomes and actions) in order.  The engine's own records
   (``python -m engine sample``) are this.
-* ``cairn-record/2`` (issue 13): a match exported by Cairn.  The same entries,
+* ``cairn-record/2``: a match exported by Cairn.  The same entries,
   plus ``seqs`` (each entry's event number), ``commitment``, ``chain_version``
   and ``log``: every event the viewer may see with its hash-chain fields
   (:mod:`engine.chain`).  Once the match has ended, ``seed`` and ``result``

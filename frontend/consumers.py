@@ -146,7 +146,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         # Catch up at once: whatever changed between the page load (or the
         # last connection) and joining the group is in this first push.
         await self.push()
-        # The spectator count (issue 16): after the catch-up push, so that many sockets
+        # The spectator count: after the catch-up push, so that many sockets
         # connecting at once are not queued behind each other's count updates.
         self.seat = await fanout.in_pool(
             table.socket_opened, self.match_id, self.channel_name, self.user, self.presence)

@@ -67,7 +67,7 @@ class CreateMatchForm(forms.Form):
 
     game = forms.ChoiceField()
     players = forms.TypedChoiceField(coerce=int, initial=2)
-    # Every match has a time control (issue 7).  Casual lobby matches default to
+    # Every match has a time control.  Casual lobby matches default to
     # correspondence, one day per move, so nobody loses on time by stepping away.
     time_control = forms.ChoiceField(required=False, label="Clock")
 

@@ -1,4 +1,4 @@
-"""The Jinja2 environment of the live match fragment (issue 12).
+"""The Jinja2 environment of the live match fragment.
 
 The match fragment (``frontend/jinja2/frontend/match_live.html``), the boards and
 their parts are rendered on every move for every seat, so they are Jinja2

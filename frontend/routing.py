@@ -10,6 +10,6 @@ from .tournaments.consumers import TournamentConsumer
 websocket_urlpatterns = [
     path("ws/matches/<id:match_id>/", MatchConsumer.as_asgi()),
     path("ws/user/", UserConsumer.as_asgi()),  # ranked play: matchmaking and challenge news per user
-    path("ws/lobby/", LobbyConsumer.as_asgi()),  # the lobby's chat (issue 16)
+    path("ws/lobby/", LobbyConsumer.as_asgi()),  # the lobby's chat
     path("ws/tournaments/<id:tournament_id>/", TournamentConsumer.as_asgi()),  # standings and boards, live
 ]

@@ -26,8 +26,8 @@ urlpatterns = [
     path("matches/<id:match_id>/replay/", views.replay_page, name="replay"),
     path("matches/<id:match_id>/verify/", views.verify_page, name="verify"),
     path("matches/<id:match_id>/move/", views.submit_move, name="submit_move"),
-    path("", include("frontend.table.urls")),  # chat, rematch, watch, help, notifications (issue 16)
-    path("", include("frontend.ranking.urls")),  # ranked play (issue 7): play, challenges, profiles, ladders
+    path("", include("frontend.table.urls")),  # chat, rematch, watch, help, notifications
+    path("", include("frontend.ranking.urls")),  # ranked play: play, challenges, profiles, ladders
     path("", include("frontend.accounts.urls")),  # account settings, password reset, moderation
     path("", include("frontend.fairplay.urls")),  # presence, claims against a leaver, takebacks
     path("", include("frontend.analysis.urls")),  # post-game analysis on the replay page

@@ -215,7 +215,7 @@ def verify_page(request: HttpRequest, match_id: int) -> HttpResponse:
         {
             "match": match,
             "game_name": game.name,
-            # every record reveals everything once the match has ended, so any game audits offline (issue 13)
+            # every record reveals everything once the match has ended, so any game audits offline
             "hidden_information": not game.perfect_information,
             "chain_version": match.chain_version,
             "verdict": verdict,

@@ -5,7 +5,7 @@ the aggregate (:meth:`MatchAggregate.replay`), call a command, and save the
 pending events it returns with the ``seq`` they were decided against
 (load -> command -> save).
 
-It is the only fold of a match's log (issue 12): besides the engine state it
+It is the only fold of a match's log: besides the engine state it
 carries everything derived from the events that a request needs, so nothing
 else replays them:
 
@@ -58,7 +58,7 @@ def result_of(state: State, forfeits: list[int] | tuple[int, ...] = ()) -> dict[
 
 
 # ---------------------------------------------------------------------- ranked play: match-level endings
-# (issue 7).  ``resigned`` / ``timed_out`` {"seat"} mark a forfeit; in a 3-4 player match
+#.  ``resigned`` / ``timed_out`` {"seat"} mark a forfeit; in a 3-4 player match
 # ``seat_replaced`` {"seat", "bot"} hands the seat to a bot for the rest of the match and the
 # forfeiting seats rank last (the earliest forfeit lowest); with one seat left standing, or in a
 # 2-player match, the match ends at once.  ``aborted`` {"seat", "reason"} (before every seat has
@@ -80,7 +80,7 @@ def forfeit_result(state: State, forfeits: list[int]) -> dict[str, Any]:
 
 
 # Every field an action of each game's record notation may have: any other is refused the same way in
-# every game (issue 13; Mountainhome used to drop them silently), before the game decodes the action.
+# every game (Mountainhome used to drop them silently), before the game decodes the action.
 ACTION_FIELDS: dict[str, frozenset[str]] = {
     "mountain-goats": frozenset({"climb", "faces", "groups"}),
     "nanga-parbat": frozenset({"activate", "animals", "claim", "end_turn", "guide", "relocate", "sections", "swap", "trap"}),
@@ -130,7 +130,7 @@ class MatchAggregate:
         self.result: dict[str, Any] | None = None
         self.pending: list[PendingEvent] = []
         self.engine_events = 0
-        # ranked play (issue 7)
+        # ranked play
         self.rated = False
         self.time_control: dict[str, Any] | None = None
         self.moved: set[int] = set()
@@ -405,7 +405,7 @@ class MatchAggregate:
                 payload["ending"] = "normal"
             self._record("finished", payload, SYSTEM)
 
-    # ------------------------------------------------------------------ ranked play: endings (issue 7)
+    # ------------------------------------------------------------------ ranked play: endings
 
     def _check_live(self, seat: int) -> None:
         if not self.started:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-# An error message quotes at most a short excerpt of what it was given (issue 13): a 20 MB
+# An error message quotes at most a short excerpt of what it was given: a 20 MB
 # action must not come back in its 400 answer, nor fill a log.
 MESSAGE_LIMIT = 400
 EXCERPT_LIMIT = 80

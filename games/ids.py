@@ -1,4 +1,4 @@
-"""Database ids from untrusted text: 1 to 2**63 - 1, or nothing (issue 13).
+"""Database ids from untrusted text: 1 to 2**63 - 1, or nothing.
 
 An id out of that range used to reach the database and fail there
 (``OverflowError`` on SQLite, ``DataError`` on PostgreSQL: a 500 where the

@@ -31,14 +31,14 @@ class Match(models.Model):
     # The secret per-match seed (hex) is never sent to a client before the final event reveals it.
     seed = models.CharField(max_length=64, editable=False)
     commitment = models.CharField(max_length=64, editable=False, help_text="SHA-256 of the seed, hex; public")
-    # The hash chain's version (engine.chain): 1 for matches made before issue 13, 2 (hiding) since.
+    # The hash chain's version (engine.chain): 1 for the oldest matches, 2 (hiding) for every match made since it exists.
     chain_version = models.PositiveSmallIntegerField(default=2, editable=False, help_text="hash chain version (engine.chain)")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_matches"
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True, db_index=True)
-    # --- ranked play (issue 7; games.ranking): derived from the created / final events like the columns above.
+    # --- ranked play (games.ranking): derived from the created / final events like the columns above.
     rated = models.BooleanField(default=False, db_index=True, help_text="rated (every seat a different human) or casual")
     time_control = models.JSONField(null=True, blank=True, help_text="{kind: realtime, base, increment} | {kind: correspondence, days}")
     ending = models.CharField(max_length=16, blank=True, default="", help_text="'', normal, resigned, timeout or aborted")

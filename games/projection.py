@@ -19,7 +19,7 @@ any event but the final one.
 
 Once the match has ended (``reveal``), nothing is redacted any more: every
 viewer gets every event as stored, with its nonce, so the record can be
-audited offline (issue 13).
+audited offline.
 
 The hash chain (:mod:`engine.chain`): with ``match`` given, every listed event
 carries ``prev_hash`` and ``hash``, and under chain version 2 ``body_hash``;

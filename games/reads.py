@@ -1,4 +1,4 @@
-"""Hot reads compiled once: a queryset's SQL reused with a new key (issue 12).
+"""Hot reads compiled once: a queryset's SQL reused with a new key.
 
 Django compiles a queryset to SQL every time it is evaluated.  For the read
 every request and every push makes (``selectors.get_match``: a match's seats

@@ -26,7 +26,7 @@ from .audit.receipts import head_receipt
 
 
 def _match_pk(match_id: Any) -> int:
-    """``match_id`` as a database id, or 404: an id out of range never reaches the database (issue 13)."""
+    """``match_id`` as a database id, or 404: an id out of range never reaches the database."""
     pk = valid_id(match_id)
     if pk is None:
         raise NotFound(f"no match {str(match_id)[:40]}", code="match_not_found")
@@ -238,7 +238,7 @@ def visible_events(
         aggregate = load_aggregate(match)
     until = aggregate.seq if aggregate is not None else None
 
-    # Once the match has ended every event is public, as stored (issue 13): the record audits offline.
+    # Once the match has ended every event is public, as stored: the record audits offline.
     reveal = aggregate.finished if aggregate is not None else match.status == Match.Status.FINISHED
 
     def project(rows: list[Any]) -> list[dict[str, Any]]:

@@ -424,7 +424,7 @@ def _check_clock(aggregate: MatchAggregate, seat: int) -> None:
         raise _ClockRanOut(aggregate.match_id, deadline)
 
 
-# ---------------------------------------------------------------------- ranked play: endings (issue 7)
+# ---------------------------------------------------------------------- ranked play: endings
 
 
 def command(match_id: Any, decide: Any, *, expected_seq: int | None = None) -> Match:

@@ -1,4 +1,4 @@
-"""Snapshots: each process keeps the aggregates of recently used matches (issue 12).
+"""Snapshots: each process keeps the aggregates of recently used matches.
 
 A cached aggregate is a cache and never the truth.  :func:`load` hands out an
 aggregate for a match that is always the fold of *all* its stored events:

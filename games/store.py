@@ -1,8 +1,8 @@
 """The event store: canonical JSON, the hash chain and the optimistic append.
 
 The chain itself is :mod:`engine.chain` (shared with the offline audit).  A
-match stores its chain version (``Match.chain_version``): 1 for matches made
-before issue 13, ``SHA-256(prev_hash + canonical_json(body))``; 2 for every new
+match stores its chain version (``Match.chain_version``): 1 for the oldest
+matches, ``SHA-256(prev_hash + canonical_json(body))``; 2 for every new
 match, ``SHA-256(prev_hash + body_hash)`` with ``body_hash = SHA-256(nonce +
 canonical_json(body))`` and a secret per-event nonce derived from the match's
 seed, so that the chain does not let anyone test a guess of a sealed payload

@@ -18,7 +18,7 @@ Checked, event by event in ``seq`` order:
 6. the result stored in the ``finished`` event and on the match equals the
    replayed one, and a terminal state has exactly one ``finished`` event, last.
 
-Ranked play (issue 7) adds match-level endings, checked the same way
+Ranked play adds match-level endings, checked the same way
 (``endings``): the rated flag and time control of the ``created`` event are
 the match's; a ``resigned`` / ``timed_out`` seat is a live seat of a running
 match; a ``timed_out`` event comes at or after that seat's deadline on the

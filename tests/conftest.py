@@ -31,7 +31,7 @@ def purge_event_logs(aliases: list[str] | None = None) -> None:
     The table is append-only (games/triggers.py).  SQLite's flush is a plain
     ``DELETE``, which its row triggers refuse: the rows are deleted here with
     the triggers lifted, then the triggers go back.  PostgreSQL's flush is a
-    ``TRUNCATE``, which its statement trigger refuses too (issue 13): the
+    ``TRUNCATE``, which its statement trigger refuses too: the
     triggers are lifted here, and the flush's ``post_migrate`` signal puts
     them back (``games.apps``); a test's set-up puts them back as well, in case
     a flush ran without that signal.

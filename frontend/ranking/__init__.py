@@ -1,1 +1,1 @@
-"""The pages of ranked play (issue 7): views, routes and the per-user websocket consumer."""
+"""The pages of ranked play: views, routes and the per-user websocket consumer."""

@@ -1,1 +1,1 @@
-"""At the table (issue 16): chat, rematch, the watch list, notifications and help pages."""
+"""At the table: chat, rematch, the watch list, notifications and help pages."""

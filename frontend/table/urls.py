@@ -1,4 +1,4 @@
-"""Routes of the table plug-in (issue 16), included into the ``frontend`` namespace by frontend/urls.py."""
+"""Routes of the table plug-in, included into the ``frontend`` namespace by frontend/urls.py."""
 
 from django.urls import path
 

@@ -1,4 +1,4 @@
-"""Pages and htmx endpoints of the table plug-in (issue 16).
+"""Pages and htmx endpoints of the table plug-in.
 
 Thin like frontend/views.py: every write goes through ``games.table`` (which
 creates matches through ``games.services``), every read through its selectors.

@@ -1,8 +1,8 @@
 """``{% jinja "name" %}``: a Jinja2 template (frontend/jinja.py) drawn inside a Django page.
 
 The match page and the replay page are Django templates (they extend ``base.html``); the
-match fragment, the boards and their parts are Jinja2 templates, rendered on every move
-(issue 12).  ``{% jinja name %}`` renders the named template (or the first that exists of a
+match fragment, the boards and their parts are Jinja2 templates, rendered on every move.
+``{% jinja name %}`` renders the named template (or the first that exists of a
 list of names) with the page's whole context and its request, as ``{% include %}`` would.
 """
 

@@ -1,4 +1,4 @@
-"""``memo("template.html", name=value, ...)``: an include rendered once per distinct data (issue 12).
+"""``memo("template.html", name=value, ...)``: an include rendered once per distinct data.
 
 The boards (Jinja2 templates, frontend/jinja.py) call it; the templates it renders are Jinja2 templates.
 

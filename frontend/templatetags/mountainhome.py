@@ -86,7 +86,7 @@ def card(context: Any, c: dict[str, Any], mini: bool = False) -> str:
 
     The card is rendered from its own data only; a card that can act also from the match's seq
     and the move URL (its forms name them), so a card nobody can act on keeps its HTML from
-    move to move and from viewer to viewer (issue 12).  Data with anything but plain values (a
+    move to move and from viewer to viewer.  Data with anything but plain values (a
     card marked as recently changed by a player) renders uncached.
     """
     values: dict[str, Any] = {"c": c, "mini": bool(mini)}

@@ -1,4 +1,4 @@
-"""Template tags of the table plug-in (issue 16): the one hook each page includes.
+"""Template tags of the table plug-in: the one hook each page includes.
 
 ``match.html`` calls ``{% table_match_panels match %}`` (the chat and the
 spectator count), ``match_live.html`` (Jinja2) calls ``table_rematch(match)`` in

@@ -66,7 +66,7 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
     return None
 
 
-@csrf_exempt  # a POST to no route is a 404 whoever sends it, not a CSRF page (an id out of range, issue 13)
+@csrf_exempt  # a POST to no route is a 404 whoever sends it, not a CSRF page (an id out of range)
 def api_not_found(request, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN201
     """Unknown routes under /api/ answer in the same error shape."""
     from django.http import JsonResponse

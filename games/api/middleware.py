@@ -1,4 +1,4 @@
-"""Hostile input stops here, with a 4xx, before any view or database sees it (issue 13).
+"""Hostile input stops here, with a 4xx, before any view or database sees it.
 
 * A body over ``CAIRN_API_MAX_BODY_BYTES`` (64 KB unless set) to ``/api/``
   gets ``413`` (``body_too_large``); it is not read when its length is

@@ -1,4 +1,4 @@
-"""The API's one body parser: JSON, and only JSON a database and the services can hold (issue 13).
+"""The API's one body parser: JSON, and only JSON a database and the services can hold.
 
 Refused with a 400 (``malformed_json``), without echoing the body:
 

@@ -31,7 +31,7 @@ class CreateMatchSerializer(serializers.Serializer):
         child=serializers.DictField(), help_text='[{"human": true} | {"bot": "<level>"}], one per seat'
     )
     options = serializers.DictField(required=False, default=dict)
-    # ranked play (issue 7)
+    # ranked play
     rated = serializers.BooleanField(required=False, default=False, help_text="rated needs every seat human")
     time_control = serializers.JSONField(required=False, help_text="'5+10', '3d' or an object; omitted: '1d' (a day per move)")
     contribution = serializers.JSONField(

@@ -1,4 +1,4 @@
-"""Rate limits (issue 13), with DRF's throttling on Django's cache.
+"""Rate limits, with DRF's throttling on Django's cache.
 
 Scopes and their defaults (``CAIRN_RATE_LIMITS`` in settings, each overridable
 by an environment variable; see docs/API.md, "Limits"):

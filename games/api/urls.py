@@ -23,7 +23,7 @@ urlpatterns = [
     *both("matches/<id:match_id>/record", views.RecordView.as_view(), "api-match-record"),
     *both("matches/<id:match_id>/verify", views.VerifyView.as_view(), "api-match-verify"),
     path("", include("games.botapi.urls")),  # access tokens, bot accounts, NDJSON streams
-    path("", include("games.ranking.urls")),  # ranked play (issue 7): queue, challenges, ladders, resign/abort
+    path("", include("games.ranking.urls")),  # ranked play: queue, challenges, ladders, resign/abort
     path("", include("games.audit.urls")),  # receipts and the public log of heads
     path("", include("games.tournaments.urls")),  # tournaments and seasons (docs/TOURNAMENTS.md)
     path("", include("games.fairplay.urls")),  # fair play: claims against a leaver

@@ -1,4 +1,4 @@
-"""MatchClock moves from ranked play into the match core (issue 18): the model's state only.
+"""MatchClock moves from ranked play into the match core: the model's state only.
 
 The table ``ranking_matchclock`` stays where it is (``Meta.db_table``); ranking's 0002
 drops the model from its own state after this one has taken it.

@@ -1,4 +1,4 @@
-"""Ranked online play (issue 7): ladders, matchmaking, challenges and clocks.
+"""Ranked online play: ladders, matchmaking, challenges and clocks.
 
 Match-level endings (resign, abort, time-out, a seat handed to a bot) and the
 rated flag and time control live in each match's own event log

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.api import converters  # noqa: F401 - registers the "id" converter (issue 13)
+from games.api import converters  # noqa: F401 - registers the "id" converter
 
 from . import api
 

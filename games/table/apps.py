@@ -2,7 +2,7 @@ from django.apps import AppConfig
 
 
 class TableConfig(AppConfig):
-    """Chat, rematches, watching and notifications: the social side of a match (issue 16)."""
+    """Chat, rematches, watching and notifications: the social side of a match."""
 
     name = "games.table"
     label = "table"

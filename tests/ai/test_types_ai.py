@@ -1,4 +1,4 @@
-"""ai/ type-checks under ``mypy --strict`` (issue 18).
+"""ai/ type-checks under ``mypy --strict``.
 
 The configuration is in pyproject.toml ([tool.mypy] and its per-package overrides); engine/'s
 own types are read too, and checked strictly by the same configuration.

@@ -1,4 +1,4 @@
-"""No module passes 800 lines (issue 18): a file that long does more than one job.
+"""No module passes 800 lines: a file that long does more than one job.
 
 Counted: every file of the project's own code (Python, templates, JavaScript, CSS, the scripts),
 tests and benchmarks included.  Not counted: data files (JSON, JSONL, SVG, images, text),
@@ -47,7 +47,7 @@ def test_the_scan_sees_every_layer() -> None:
 
 def test_no_module_passes_800_lines() -> None:
     long = _too_long(_modules())
-    assert not long, "split these by job (issue 18): " + "; ".join(long)
+    assert not long, "split these by job: " + "; ".join(long)
 
 
 def test_the_check_catches_a_long_module(tmp_path: Path) -> None:

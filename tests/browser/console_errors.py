@@ -1,4 +1,4 @@
-"""Count every console error of a browser page, not only htmx's own reports (issue 16: no console errors of any kind)."""
+"""Count every console error of a browser page, not only htmx's own reports (no console errors of any kind)."""
 
 from __future__ import annotations
 

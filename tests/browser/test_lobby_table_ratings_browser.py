@@ -1,4 +1,4 @@
-"""In a real browser: the lobby's bot choices show the rating for the chosen game and table size (issue 17)."""
+"""In a real browser: the lobby's bot choices show the rating for the chosen game and table size."""
 
 from __future__ import annotations
 

@@ -118,7 +118,7 @@ def test_a_new_player_signs_up_and_plays_a_whole_game_against_the_random_bot(
     last = int(page.locator("#match-live").get_attribute("data-seq"))
     page.get_by_role("link", name="Step through the game").click()
     page.wait_for_selector("#replay")
-    assert f"Event {last} of {last}." in page.locator(".turn-banner").inner_text()  # it opens at the end (issue 16)
+    assert f"Event {last} of {last}." in page.locator(".turn-banner").inner_text()  # it opens at the end
     page.keyboard.press("Home")
     page.wait_for_selector("#replay[data-seq='1']", timeout=STEP_TIMEOUT_MS)
     for seq in (2, 3):

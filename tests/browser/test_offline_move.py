@@ -1,4 +1,4 @@
-"""A move sent while the server cannot be reached (issue 15): kept, said so, re-sent, never doubled.
+"""A move sent while the server cannot be reached: kept, said so, re-sent, never doubled.
 
 The page is real (Daphne, the session, htmx, the websocket); the outage is
 made by Playwright's request interception on the move's POST only

@@ -1,4 +1,4 @@
-"""At the table, for each game, in a real browser (issue 16's "Done when"): one lean walk per game.
+"""At the table, for each game, in a real browser : one lean walk per game.
 
 One match of a person (Alice) against the random bot, seen by Alice and by a spectator (Carol), in the
 same two pages all along:

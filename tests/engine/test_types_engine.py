@@ -1,4 +1,4 @@
-"""The engine type-checks under ``mypy --strict`` (issue 18; how to run it: docs/ENGINE.md).
+"""The engine type-checks under ``mypy --strict`` (how to run it: docs/ENGINE.md).
 
 mypy keeps its cache in ``.mypy_cache/`` at the top of the project, so a second run only
 re-checks the modules that changed.

@@ -1,4 +1,4 @@
-"""Bot ratings per table size in the lobby's seat labels (issue 17)."""
+"""Bot ratings per table size in the lobby's seat labels."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The Jinja2 environment of the live fragment (frontend/jinja.py) reads a template as Django did (issue 12)."""
+"""The Jinja2 environment of the live fragment (frontend/jinja.py) reads a template as Django did."""
 
 from __future__ import annotations
 

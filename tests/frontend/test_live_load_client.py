@@ -1,4 +1,4 @@
-"""The load generator reads its moves off the screens as a player does (benchmarks/service_live_load.py, issue 12)."""
+"""The load generator reads its moves off the screens as a player does (benchmarks/service_live_load.py)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """``memo(...)`` (frontend/templatetags/memo.py, a global of frontend/jinja.py): one render per distinct data, and
-only that data (issue 12)."""
+only that data."""
 
 from __future__ import annotations
 

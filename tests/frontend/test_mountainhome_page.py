@@ -71,7 +71,7 @@ def split_fallback(html: str) -> tuple[str, str]:
 def test_the_board_is_the_mountainhome_template_and_presenter():
     assert select_template(board_template(MH)).template.name == "frontend/boards/mountainhome.html"
     assert get_presenter(MH) is mountainhome
-    assert mountainhome.__file__.endswith("mountainhome/__init__.py")  # a package by job (issue 18.2)
+    assert mountainhome.__file__.endswith("mountainhome/__init__.py")  # a package by job
 
 
 def test_every_card_has_a_paraphrased_text_with_its_data():

@@ -1,5 +1,5 @@
-"""The Mountainhome table (issue 14): cards as cards, moves on the cards, the step tracker, reasons,
-last-move marks (issue 16.1) and the How to play fragment - presenter and templates, no database.
+"""The Mountainhome table: cards as cards, moves on the cards, the step tracker, reasons,
+last-move marks and the How to play fragment - presenter and templates, no database.
 """
 
 from __future__ import annotations

@@ -68,7 +68,7 @@ def test_a_finished_match_steps_event_by_event_with_the_position_of_each_step(al
     page = client.get(replay_url(match)).content.decode()
     assert banner(page) == f"<strong>Event {last} of {last}.</strong>"
     assert "<h2 id=\"result-title\">" in page  # the last step shows the result
-    # your matches: Replay opens at the last event (issue 16), not at event 1
+    # your matches: Replay opens at the last event, not at event 1
     assert f'href="/matches/{match.pk}/replay/">Replay</a>' in client.get("/").content.decode()
 
     rolls = [

@@ -62,7 +62,7 @@ def play(game_id: str, moves: int, *, players: int = 2, think: float = 7.0, seed
 
 
 def reference_clocks(game_id: str, players: int, rows: list[Row]) -> ClockFold:
-    """The clocks as the old separate replay computed them (ranking.clocks.replay before issue 12)."""
+    """The clocks as the old separate replay computed them (a replay of the whole log, apart from the fold)."""
     state = get_game(game_id).new_initial_state(players, get_game(game_id).normalize_options({}))
     fold = ClockFold(TC, players)
     for row in rows:

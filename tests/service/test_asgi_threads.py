@@ -1,4 +1,4 @@
-"""HTTP requests reuse their threads (config/asgi.py, ReusedRequestThreads; issue 12).
+"""HTTP requests reuse their threads (config/asgi.py, ReusedRequestThreads).
 
 Django's ASGI handler alone starts a new thread for every request and another to join it, on the event
 loop's thread; under load the loop then waits in ``Thread.start``.  These tests check the wrapper keeps

@@ -1,4 +1,4 @@
-"""Hostile input gets a 4xx and nothing else (issue 13), on PostgreSQL and SQLite.
+"""Hostile input gets a 4xx and nothing else, on PostgreSQL and SQLite.
 
 Every case here gave a 500 (or answered with the whole input) before.
 """

@@ -1,4 +1,4 @@
-"""A leak property per game (issue 13), over random play (hypothesis, bounded examples).
+"""A leak property per game, over random play (hypothesis, bounded examples).
 
 Two matches that differ only in what a viewer may not see give that viewer
 the same events, record log and observation, apart from values uniformly

@@ -1,4 +1,4 @@
-"""docs/DEPLOY.md's least-privilege role, applied as written to the PostgreSQL test database (issue 13).
+"""docs/DEPLOY.md's least-privilege role, applied as written to the PostgreSQL test database.
 
 The role may read and append events and run the service's other writes, and
 may not update, delete or truncate events, nor create tables.  And the

@@ -223,7 +223,7 @@ def test_a_declined_reaction_window_is_left_out_of_the_other_seats_listings(back
     seat1 = {e["seq"]: e for e in selectors.visible_events(match, bob)}
     assert seat1[declined_at]["payload"] == {"player": 1, "action": {"do": "pass"}}
     assert declined_at not in seat0  # §10.5: the others see nothing at all
-    # ... but its link in the hash chain (issue 13), so seat 0 still checks the chain link by link
+    # ... but its link in the hash chain, so seat 0 still checks the chain link by link
     from .helpers import check_chain_as_a_viewer
 
     listing = selectors.visible_events(match, alice)

@@ -1,4 +1,4 @@
-"""Outages answer 503 with a message (games/outage.py), and a late move loses on time (issue 15).
+"""Outages answer 503 with a message (games/outage.py), and a late move loses on time.
 
 The outages are simulated by making the code a request runs raise what a
 dead PostgreSQL or Redis raises; benchmarks/faults/ does the same with the

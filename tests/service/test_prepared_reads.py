@@ -1,4 +1,4 @@
-"""The compiled hot reads (games/reads.py) give what Django's querysets give, on every backend (issue 12)."""
+"""The compiled hot reads (games/reads.py) give what Django's querysets give, on every backend."""
 
 from __future__ import annotations
 

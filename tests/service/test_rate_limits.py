@@ -1,4 +1,4 @@
-"""Rate limits (issue 13): 429 with Retry-After and a message, per address or per user.
+"""Rate limits: 429 with Retry-After and a message, per address or per user.
 
 The suite runs with every limit multiplied by 1000 (``RATE_LIMIT_FACTOR``);
 these tests set the factor back to 1 and use small rates.

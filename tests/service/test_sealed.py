@@ -1,4 +1,4 @@
-"""Sealed means sealed (issue 13): hiding event hashes, and the full record once the match has ended.
+"""Sealed means sealed: hiding event hashes, and the full record once the match has ended.
 
 * The attacker's test: with the public API and the open-source engine, hash
   candidate payloads of a sealed Mountainhome commitment and compare with what

@@ -1,4 +1,4 @@
-"""One fold per move, and a snapshot cache that can never serve a stale view (issue 12).
+"""One fold per move, and a snapshot cache that can never serve a stale view.
 
 These tests commit for real (``transaction=True``): the snapshot cache stores
 an aggregate only after its transaction commits, so inside the usual

@@ -1,4 +1,4 @@
-"""A web process imports and compiles what requests need when it starts (config.warmup, issue 12)."""
+"""A web process imports and compiles what requests need when it starts (config.warmup)."""
 
 from __future__ import annotations
 

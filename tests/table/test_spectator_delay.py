@@ -1,4 +1,4 @@
-"""The spectator delay of a rated match (issue 16.4): N moves or N seconds behind, on every path a spectator sees
+"""The spectator delay of a rated match: N moves or N seconds behind, on every path a spectator sees
 the match by (the page, the replay, the websocket's pushes, the API's match, events and record), the players live."""
 
 from __future__ import annotations

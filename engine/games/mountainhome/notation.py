@@ -316,7 +316,7 @@ class Codec:
         if not isinstance(data, dict) or not isinstance(data.get("do"), str):
             raise NotationError(f"an action must be an object with a 'do' verb, not {data!r}")
         extra = set(data) - ACTION_FIELDS
-        if extra:  # refused like every game's unknown fields (issue 13), never silently dropped
+        if extra:  # refused like every game's unknown fields, never silently dropped
             raise NotationError(
                 f"action has unknown field {sorted(map(str, extra))[0][:40]!r}; allowed: {', '.join(sorted(ACTION_FIELDS))}"
             )

@@ -1,4 +1,4 @@
-"""The last moves on the table (issue 16.1): what changed since the viewer's previous turn.
+"""The last moves on the table: what changed since the viewer's previous turn.
 
 ``match["recent"]`` holds the events the viewer may see (the shape of
 ``games.selectors.visible_events``: ``seq``, ``seat``, ``action`` in record notation with

@@ -136,7 +136,7 @@
   document.addEventListener("htmx:load", function (evt) { loadBoardScripts(evt.target); });
   document.addEventListener("htmx:oobAfterSwap", function (evt) { loadBoardScripts(evt.target); });
 
-  // Delivery (issue 12): each socket gets every newer position once, in order, and the page
+  // Delivery: each socket gets every newer position once, in order, and the page
   // that made a move gets that move as its HTTP answer only (its socket is told to skip it:
   // the page's id travels as ?client= on the socket and X-Cairn-Client on the move).  So
   // pushes arrive newest-last and nothing here filters them; only a move's answer can be

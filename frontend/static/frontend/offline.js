@@ -1,4 +1,4 @@
-/* A move sent while Cairn cannot be reached is kept, said so, and sent again (issue 15).
+/* A move sent while Cairn cannot be reached is kept, said so, and sent again.
 
    When a move (an htmx POST to /matches/<id>/move/) gets no answer (htmx:sendError,
    htmx:timeout) or a 502/503/504 (htmx:responseError: the server's database or Redis

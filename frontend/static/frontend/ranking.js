@@ -1,4 +1,4 @@
-/* Ranked play in the browser: live clocks and the per-user websocket (issue 7).
+/* Ranked play in the browser: live clocks and the per-user websocket.
    The server is the authority: clocks count down from what the last render said, and the
    server's own timeout task ends a turn whether or not this page is open. */
 (function () {

@@ -1,4 +1,4 @@
-/* At the table (issue 16): chat conveniences, turn notifications and live notices.
+/* At the table: chat conveniences, turn notifications and live notices.
    Chat is posted with hx-post and arrives over the websockets as htmx out-of-band swaps;
    nothing here sends moves or chat over a socket. */
 (function () {
