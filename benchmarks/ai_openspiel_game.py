@@ -27,7 +27,7 @@ MARGIN_WEIGHT = 0.1
 MAX_ACTIONS = 1 << 16
 
 
-class _Codes:
+class Codes:
     """Interned ints for engine actions (and, separately, chance outcomes)."""
 
     def __init__(self) -> None:
@@ -45,38 +45,52 @@ class _Codes:
 _GAMES: dict[str, Any] = {}
 
 
-def register(game_id: str, players: int) -> Any:
-    short = f"python_cairn_{game_id.replace('-', '_')}_{players}p"
-    if short in _GAMES:
-        return _GAMES[short]
+def game_type_and_info(
+    game_id: str, players: int, short: str, *, imperfect: bool, max_actions: int = MAX_ACTIONS
+) -> tuple[Any, Any, Any]:
+    """The engine game, and pyspiel's ``GameType`` and ``GameInfo`` for it as ``short``.
+
+    ``imperfect``: an imperfect-information game whose information state is a string (the ISMCTS
+    peer's); otherwise a perfect-information one (the MCTS peer's).  ``max_actions`` bounds the ints
+    that actions and chance outcomes are coded as.
+    """
     engine_game = get_game(game_id)
+    information = pyspiel.GameType.Information
     game_type = pyspiel.GameType(
         short_name=short,
-        long_name=f"Cairn {engine_game.name} ({players} players)",
+        long_name=f"Cairn {engine_game.name} ({players} players{', imperfect information' if imperfect else ''})",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        information=information.IMPERFECT_INFORMATION if imperfect else information.PERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=players,
         min_num_players=players,
-        provides_information_state_string=False,
+        provides_information_state_string=imperfect,
         provides_information_state_tensor=False,
         provides_observation_string=False,
         provides_observation_tensor=False,
         parameter_specification={},
     )
     game_info = pyspiel.GameInfo(
-        num_distinct_actions=MAX_ACTIONS,
-        max_chance_outcomes=MAX_ACTIONS,
+        num_distinct_actions=max_actions,
+        max_chance_outcomes=max_actions,
         num_players=players,
         min_utility=-1.0,
         max_utility=1.0,
         utility_sum=None,
         max_game_length=engine_game.max_events(players),
     )
-    actions = _Codes()
-    outcomes = _Codes()
+    return engine_game, game_type, game_info
+
+
+def register(game_id: str, players: int) -> Any:
+    short = f"python_cairn_{game_id.replace('-', '_')}_{players}p"
+    if short in _GAMES:
+        return _GAMES[short]
+    engine_game, game_type, game_info = game_type_and_info(game_id, players, short, imperfect=False)
+    actions = Codes()
+    outcomes = Codes()
 
     class CairnState(pyspiel.State):
         def __init__(self, game: Any, inner: State | None = None) -> None:

@@ -39,8 +39,9 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import pyspiel  # noqa: E402
 from open_spiel.python.algorithms import ismcts  # noqa: E402
 
-from ai.bots import choose_action, level_config  # noqa: E402
+from ai.bots import level_config  # noqa: E402
 from ai.reward import terminal_reward  # noqa: E402
+from ai_openspiel_game import Codes, game_type_and_info  # noqa: E402
 from benchmarks.arena import wilson  # noqa: E402
 from engine import get_game  # noqa: E402
 from engine.core import CHANCE, SIMULTANEOUS, TERMINAL, State  # noqa: E402
@@ -51,52 +52,14 @@ UCT_C = 2.0
 _GAMES: dict[str, Any] = {}
 
 
-class _Codes:
-    def __init__(self) -> None:
-        self.to_int: dict[Any, int] = {}
-        self.values: list[Any] = []
-
-    def code(self, value: Any) -> int:
-        i = self.to_int.get(value)
-        if i is None:
-            i = self.to_int[value] = len(self.values)
-            self.values.append(value)
-        return i
-
-
 def register(game_id: str, players: int) -> Any:
     """Our game as an imperfect-information, sequential pyspiel game (``python_cairn_is_<game>_<n>p``)."""
     short = f"python_cairn_is_{game_id.replace('-', '_')}_{players}p"
     if short in _GAMES:
         return _GAMES[short]
-    engine_game = get_game(game_id)
-    game_type = pyspiel.GameType(
-        short_name=short,
-        long_name=f"Cairn {engine_game.name} ({players} players, imperfect information)",
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=players,
-        min_num_players=players,
-        provides_information_state_string=True,
-        provides_information_state_tensor=False,
-        provides_observation_string=False,
-        provides_observation_tensor=False,
-        parameter_specification={},
-    )
-    game_info = pyspiel.GameInfo(
-        num_distinct_actions=MAX_ACTIONS,
-        max_chance_outcomes=MAX_ACTIONS,
-        num_players=players,
-        min_utility=-1.0,
-        max_utility=1.0,
-        utility_sum=None,
-        max_game_length=engine_game.max_events(players),
-    )
-    actions = _Codes()
-    outcomes = _Codes()
+    engine_game, game_type, game_info = game_type_and_info(game_id, players, short, imperfect=True, max_actions=MAX_ACTIONS)
+    actions = Codes()
+    outcomes = Codes()
     shuffles = random.Random(f"shuffles:{short}")
 
     class CairnISState(pyspiel.State):

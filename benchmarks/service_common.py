@@ -62,6 +62,28 @@ def started_match(alice: Any, bob: Any) -> Any:
     return services.join_match(match_id=match.pk, user=bob)
 
 
+def long_match(alice: Any, bob: Any, events: int, **create: Any) -> Any:
+    """A two-person Mountain Goats match of ``events`` events (seat after seat stands still), saved in one append.
+
+    ``create`` goes to ``services.create_match`` (``rated=True, time_control="5+10"``, say).
+    """
+    from games import selectors, services, store
+
+    match = services.create_match(user=alice, game_id="mountain-goats", seats=[{"human": True}, {"human": True}],
+                                  **create)
+    services.join_match(match_id=match.pk, user=bob)
+    with store.appending(match.pk):
+        match, seats = selectors.get_match_for_write(match.pk)
+        aggregate = selectors.load_aggregate(match)
+        expected, prev = aggregate.seq, aggregate.last_hash
+        seed = bytes.fromhex(match.seed)
+        while aggregate.seq < events:
+            seat = aggregate.state.to_move()[0]
+            aggregate.act(seat, {"climb": []}, seed, f"user:{seats[seat].user_id}")
+        services._save(match, aggregate, seats, expected_seq=expected, prev_hash=prev)
+    return selectors.get_match(match.pk)
+
+
 def random_action(match: Any, rng: random.Random) -> tuple[int, dict]:
     from games import selectors
 

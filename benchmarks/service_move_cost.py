@@ -26,25 +26,11 @@ import os
 import statistics
 import time
 
-from service_common import describe_backends, django_database, users
+from service_common import describe_backends, django_database, long_match, users
 
 
 def build_match(alice, bob, events: int):  # noqa: ANN001, ANN201
-    from games import selectors, services, store
-
-    match = services.create_match(user=alice, game_id="mountain-goats", seats=[{"human": True}, {"human": True}],
-                                  rated=True, time_control="5+10")
-    services.join_match(match_id=match.pk, user=bob)
-    with store.appending(match.pk):
-        match, seats = selectors.get_match_for_write(match.pk)
-        aggregate = selectors.load_aggregate(match)
-        expected, prev = aggregate.seq, aggregate.last_hash
-        seed = bytes.fromhex(match.seed)
-        while aggregate.seq < events:
-            seat = aggregate.state.to_move()[0]
-            aggregate.act(seat, {"climb": []}, seed, f"user:{seats[seat].user_id}")
-        services._save(match, aggregate, seats, expected_seq=expected, prev_hash=prev)
-    return selectors.get_match(match.pk)
+    return long_match(alice, bob, events, rated=True, time_control="5+10")
 
 
 def main() -> None:

@@ -19,24 +19,12 @@ import argparse
 import json
 import time
 
-from service_common import describe_backends, django_database, started_match, users
+from service_common import describe_backends, django_database, long_match, users
 
 
 def build_match(events: int):  # noqa: ANN201
-    from games import selectors, services, store
-
     alice, bob = users("alice", "bob")
-    match = started_match(alice, bob)
-    with store.appending(match.pk):
-        match, seats = selectors.get_match_for_write(match.pk)
-        aggregate = selectors.load_aggregate(match)
-        expected, prev = aggregate.seq, aggregate.last_hash
-        seed = bytes.fromhex(match.seed)
-        while aggregate.seq < events:
-            seat = aggregate.state.to_move()[0]
-            aggregate.act(seat, {"climb": []}, seed, f"user:{seats[seat].user_id}")
-        services._save(match, aggregate, seats, expected_seq=expected, prev_hash=prev)
-    return selectors.get_match(match.pk)
+    return long_match(alice, bob, events)
 
 
 def timed(fn, seconds: float) -> tuple[float, int]:  # noqa: ANN001

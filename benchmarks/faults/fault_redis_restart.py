@@ -37,7 +37,7 @@ from typing import Any
 
 from play import check_matches, wait_caught_up
 from scenario import (READYZ_DOWN_BOUND_S, READYZ_UP_BOUND_S, Background, Stack, Table, bot_moved, invariants_hold,
-                      main, my_turn, note, readyz_turns, until)
+                      main, my_turn, note, readyz_turns, status_counts, until)
 
 BOT_BOUND_S = 45.0
 CATCH_UP_BOUND_S = 10.0
@@ -95,7 +95,7 @@ def run_once(args: Any, run: int) -> dict[str, Any]:
             "readyz_200_after_return_s": None if readyz_up is None else round(readyz_up, 2),
             "moves_during_outage": {
                 "sent": len(during),
-                "answers": _count(s.status for s in during),
+                "answers": status_counts(s.status for s in during),
                 "slowest_answer_s": round(max((s.seconds for s in during), default=0), 2),
                 "messages": sorted({s.message[:120] for s in during if s.status not in (201, 409)})[:3],
             },
@@ -107,13 +107,6 @@ def run_once(args: Any, run: int) -> dict[str, Any]:
             "websocket_reconnects": sum(w.connects for w in table.watchers) - len(table.watchers),
             "checks": checks,
         }
-
-
-def _count(statuses: Any) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for status in statuses:
-        counts[str(status)] = counts.get(str(status), 0) + 1
-    return counts
 
 
 def ok(report: dict[str, Any]) -> bool:

@@ -26,7 +26,7 @@ import time
 from typing import Any
 
 from play import Watcher, check_matches, wait_caught_up
-from scenario import Background, Stack, Table, invariants_hold, main, note, until
+from scenario import Background, Stack, Table, invariants_hold, main, note, status_counts, until
 
 CATCH_UP_BOUND_S = 10.0
 
@@ -85,19 +85,12 @@ def run_once(args: Any, run: int) -> dict[str, Any]:
             "pages_reconnected_and_current_after_kill_s": None if recovered is None else round(recovered, 2),
             "replacement_serving_after_s": round(replacement_ready, 2),
             "pages_on_replacement_caught_up": all(w.seen >= after[w.match_id] for w in fresh),
-            "moves_after_kill": {"sent": len(during), "answers": _count(s.status for s in during)},
+            "moves_after_kill": {"sent": len(during), "answers": status_counts(s.status for s in during)},
             "reconnects": sum(w.closes for w in on_killed),
             "all_pages_current_at_end": final is not None,
             "seconds_from_kill_to_end": round(time.monotonic() - killed, 1),
             "checks": checks,
         }
-
-
-def _count(statuses: Any) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for status in statuses:
-        counts[str(status)] = counts.get(str(status), 0) + 1
-    return counts
 
 
 def ok(report: dict[str, Any]) -> bool:

@@ -18,7 +18,8 @@ import threading
 import time
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable
+from collections import Counter
+from typing import Any, Callable, Iterable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -202,6 +203,11 @@ def main(name: str, run_once: Callable[[argparse.Namespace, int], dict[str, Any]
         failed |= not report["passed"]
         print(json.dumps(report, indent=1, default=str), flush=True)
     sys.exit(1 if failed else 0)
+
+
+def status_counts(statuses: Iterable[Any]) -> dict[str, int]:
+    """How many answers had each status (``{"201": 12, "503": 3}``), in a report's JSON shape."""
+    return dict(Counter(str(status) for status in statuses))
 
 
 def invariants_hold(report: dict[str, Any]) -> bool:
