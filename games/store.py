@@ -118,8 +118,36 @@ def append(match: Match, pending: Iterable[PendingEvent], *, expected_seq: int, 
         )
         prev_hash = digest
     if rows:
-        Event.objects.bulk_create(rows)
+        _insert(rows)
     return rows
+
+
+_COLUMNS = ("match_id", "seq", "type", "payload", "actor", "timestamp", "prev_hash", "hash")
+
+
+def _insert(rows: list[Event]) -> None:
+    """One ``INSERT ... VALUES (...), (...) RETURNING id`` of ``rows``, with each value prepared by its field.
+
+    What ``bulk_create`` stores, without its per-call query building (on PostgreSQL, Django 5.2 sends a
+    bulk insert as ``UNNEST`` of arrays, and psycopg scans every array, nested payload lists included,
+    to choose its type).  A clash on ``(match, seq)`` raises ``IntegrityError`` as ``bulk_create`` does.
+    """
+    connection = connections[db.alias()]
+    fields = [Event._meta.get_field(name) for name in _COLUMNS]
+    one = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    sql = (f"INSERT INTO {connection.ops.quote_name(Event._meta.db_table)} "
+           f"({', '.join(connection.ops.quote_name(field.column) for field in fields)}) "
+           f"VALUES {', '.join([one] * len(rows))} RETURNING {connection.ops.quote_name('id')}")
+    params: list[Any] = []
+    for row in rows:
+        params.extend(field.get_db_prep_save(getattr(row, field.attname), connection) for field in fields)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        ids = cursor.fetchall()
+    for row, (pk,) in zip(rows, ids):
+        row.pk = pk
+        row._state.adding = False
+        row._state.db = connection.alias
 
 
 def stale(match_id: Any) -> Conflict:
