@@ -29,7 +29,7 @@ import ai
 from engine import OptionError, get_game
 from engine.fair import CHANCE_SEED_CONSTRUCTION, ContributionError, commitment as seed_commitment, parse_contribution
 
-from . import db, dispatch, notify, projection, selectors, signals, snapshots, store
+from . import db, dispatch, notify, projection, selectors, signals, snapshots, store, writes
 from .aggregate import SYSTEM, MatchAggregate
 from .errors import BadRequest, Conflict, Forbidden, NotFound, excerpt
 from .models import Match, MatchClock, Seat
@@ -91,7 +91,7 @@ def _save(match: Match, aggregate: MatchAggregate, seats: list[Seat], *, expecte
         "ending": aggregate.ending,
         "updated_at": now,
     }
-    updated = Match.objects.filter(pk=match.pk, seq=expected_seq).update(**fields)
+    updated = writes.update(Match, {"id": match.pk, "seq": expected_seq}, fields)
     if updated != 1:  # belt and braces: the event insert already guards the race
         raise Conflict(f"match {match.pk} moved on; reload and try again", code="stale_seq")
     for name, value in fields.items():
@@ -119,7 +119,7 @@ def _update_deadline(match: Match, aggregate: MatchAggregate) -> None:
             deadline, seat = nxt
     # One UPDATE on every move; the row is created by the first save of a timed match.
     fields = {"seq": match.seq, "deadline": deadline, "seat": seat}
-    if not MatchClock.objects.filter(match_id=match.pk).update(**fields):
+    if not writes.update(MatchClock, {"match_id": match.pk}, fields):
         MatchClock.objects.create(match_id=match.pk, **fields)
     if deadline is None or (deadline - timezone.now()).total_seconds() > MAX_ETA_SECONDS:
         return
