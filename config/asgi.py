@@ -16,7 +16,8 @@ for over a third of its time (docs/PERFORMANCE.md).
 
 Each process imports the URL configuration, the games and their presenters and
 compiles every template when it starts (:func:`config.warmup.warm_up`), so that
-a restarted process's first requests do not pay for them.
+a restarted process's first requests do not pay for them, and then freezes what
+it holds out of the garbage collector's walks (:func:`config.gctune.tune`).
 """
 
 import os
@@ -33,12 +34,15 @@ from asgiref.sync import ThreadSensitiveContext  # noqa: E402
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from config.gctune import tune as tune_gc  # noqa: E402
 from config.warmup import warm_up  # noqa: E402
 from games.ops.origin import SameOriginValidator  # noqa: E402
 from frontend.routing import websocket_urlpatterns  # noqa: E402
 
-# Imports and template compilation now, before this process serves, not in its first requests.
+# Imports and template compilation now, before this process serves, not in its first requests; then what the
+# process holds from its start is frozen out of the garbage collector's walks (config/gctune.py).
 warm_up()
+tune_gc()
 
 
 class ReusedRequestThreads:

@@ -12,3 +12,13 @@ app.autodiscover_tasks()
 
 # Request ids in task headers, the workers' heartbeat, metrics of ended processes (games/ops/celery_hooks.py).
 import games.ops.celery_hooks  # noqa: E402, F401
+
+from celery import signals  # noqa: E402
+
+from config.gctune import tune as tune_gc  # noqa: E402
+
+
+@signals.worker_process_init.connect(dispatch_uid="cairn-gc-tune")
+def _tune_gc(**kwargs: object) -> None:
+    """Each pool process freezes what it inherited out of the garbage collector's walks (config/gctune.py)."""
+    tune_gc()
