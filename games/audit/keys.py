@@ -80,7 +80,12 @@ def public_bytes(private: Ed25519PrivateKey | None = None) -> bytes:
 
 
 def current_key_id() -> str:
-    return key_id(public_bytes())
+    return _key_id_of(signing_key())
+
+
+@lru_cache(maxsize=4)
+def _key_id_of(private: Ed25519PrivateKey) -> str:
+    return key_id(public_bytes(private))
 
 
 def _old_public_keys() -> list[bytes]:

@@ -11,6 +11,7 @@ while it runs.
 from __future__ import annotations
 
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from engine import receipt as format_
@@ -26,7 +27,13 @@ def sign(match_id: int, seq: int, head_hash: str, moment: datetime | str) -> dic
     key = current_key_id()
     message = format_.message(match_id, seq, head_hash, time, key)
     return {"format": format_.RECEIPT_FORMAT, "match": match_id, "seq": seq, "hash": head_hash, "time": time,
-            "key": key, "signature": signing_key().sign(message).hex()}
+            "key": key, "signature": _signature(signing_key(), message)}
+
+
+@lru_cache(maxsize=4096)
+def _signature(private: Any, message: bytes) -> str:
+    """Ed25519 signatures are deterministic: every viewer class of a position shows the same receipt, signed once."""
+    return private.sign(message).hex()
 
 
 def shows_hashes(match: Any, finished: bool) -> bool:
