@@ -8,7 +8,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
-from . import tables as T
+from . import tables
 from .constants import (
     A_CHOOSE,
     A_PASS,
@@ -59,7 +59,7 @@ from .constants import (
     T_STEAL,
     T_THREATEN,
 )
-from .tables import B, R, S
+from .tables import BOOZE, ROCKS, SHINIES
 
 
 class Bid:
@@ -192,8 +192,8 @@ class BiddingMixin(StateBase):
     def start_bid(self, kind: int, prize: int, starter: int) -> None:
         if self.bid is not None:
             self.bid_stack.append(self.bid)
-        self.bid = Bid(self.n, kind, prize, starter)
-        if prize >= 0 and prize not in self.aside:
+        self.bid = Bid(self.players, kind, prize, starter)
+        if prize >= 0 and prize not in self.aside_cards:
             self._set_aside(prize, -1)
         self.stack.append((T_BID_COMMIT,))
         for seat in reversed(self.turn_order(self.active)):
@@ -203,7 +203,7 @@ class BiddingMixin(StateBase):
         _, seat, phase = task
         if phase == 0:
             self.stack.append((T_BID_DRAW, seat, 1))
-            self.stack.append((T_DRAW, seat, T.BID_DRAW))
+            self.stack.append((T_DRAW, seat, tables.BID_DRAW))
         elif self.own_building(seat, K_HUT) >= 0:
             self._prompt(P_HUT, seat)
 
@@ -238,7 +238,7 @@ class BiddingMixin(StateBase):
                 u += 1
                 if self._bid_use(seat, use):
                     self.stack.append((T_BID_REVEAL, i, u))
-                    self.stack.append((T_DRAW, seat, T.HOARD_DRAW))
+                    self.stack.append((T_DRAW, seat, tables.HOARD_DRAW))
                     return
             i += 1
             u = 0
@@ -252,11 +252,11 @@ class BiddingMixin(StateBase):
             b = use[1]
             kind = self.kind[b]
             self.tapped[b] = True
-            if kind in T.PRODUCER:
-                res, amount, _ = T.PRODUCER[kind]
-                bres[res] += amount * (2 if kind in self.doubled and seat == self.active else 1)
+            if kind in tables.PRODUCER:
+                res, amount, _ = tables.PRODUCER[kind]
+                bres[res] += amount * (2 if kind in self.doubled_kinds and seat == self.active else 1)
             else:
-                res, mult = T.MULTIPLIER[kind]
+                res, mult = tables.MULTIPLIER[kind]
                 bres[res] += (mult - 1) * use[2]
             return False
         if use[0] == 1:  # pawn
@@ -264,16 +264,16 @@ class BiddingMixin(StateBase):
             self.take_from_hand_or_store(seat, card)
             old = self.stored.get(b)
             if old:
-                self.disc[seat].extend(old)
+                self.discard[seat].extend(old)
             self.stored[b] = [card]
             self.tapped[b] = True
-            bres[S] += self.card_value(card)
+            bres[SHINIES] += self.card_value(card)
             return False
         card = use[1]  # hoard
         self.hand[seat].remove(card)
         self._hand_left(seat, card)
         self.trash.append(card)
-        bres[use[2]] += T.HOARD_GAIN
+        bres[use[2]] += tables.HOARD_GAIN
         return True
 
     def _on_bid(self) -> None:
@@ -290,7 +290,7 @@ class BiddingMixin(StateBase):
                     bid.ygg[seat] = True
                 if kind == K_MISHAP and seat not in bid.mishappers:
                     bid.mishappers.append(seat)
-                if kind in T.ON_BID:
+                if kind in tables.ON_BID:
                     queue.append((seat, card))
         bid.queue = queue
         self.stack.append((T_ONBID,))
@@ -300,14 +300,14 @@ class BiddingMixin(StateBase):
         assert bid is not None  # a bid is running (narrows Bid | None)
         if not bid.queue:
             self._bid_values()
-            bid.contenders = list(range(self.n))
+            bid.contenders = list(range(self.players))
             self._open_trash_round()
             return
         seat, card = bid.queue.pop(0)
         self.stack.append((T_ONBID,))
         kind = self.kind[card]
         if kind == K_ORI:
-            self.stack.append((T_ORI_TAKE, seat, T.ORI_DRAW))
+            self.stack.append((T_ORI_TAKE, seat, tables.ORI_DRAW))
         elif kind == K_TAPFA:
             bid.tapfa[seat] = True
         elif kind == K_PILING:
@@ -334,7 +334,7 @@ class BiddingMixin(StateBase):
         assert self.bid is not None  # a bid is running (narrows Bid | None)
         kinds = self.kind
         return [
-            c for s in range(self.n) if s != seat for c in self.bid.pool[s] if not T.IS_DWARF[kinds[c]]
+            c for s in range(self.players) if s != seat for c in self.bid.pool[s] if not tables.IS_DWARF[kinds[c]]
         ]
 
     def _pool_of(self, card: int) -> int:
@@ -351,10 +351,10 @@ class BiddingMixin(StateBase):
         if n <= 0:
             return
         if not self.draw[seat]:
-            if not self.disc[seat]:
+            if not self.discard[seat]:
                 return
             self.stack.append(task)
-            self._chance(("shuffle", seat, tuple(self.disc[seat])))
+            self._chance(("shuffle", seat, tuple(self.discard[seat])))
             return
         card = self._draw_pop(seat, to_hand=False)
         self.bid.pool[seat].append(card)
@@ -393,11 +393,11 @@ class BiddingMixin(StateBase):
     def _t_panda_move(self, task: TaskEntry) -> None:
         _, card, to = task
         self.trash.remove(card)
-        self.disc[to].append(card)
+        self.discard[to].append(card)
 
     def panda_eligible(self, card: int) -> bool:
         kind = self.kind[card]
-        return not (T.IS_ACTION[kind] or T.KFAMILY[kind] == "event" or kind == K_PANDA)
+        return not (tables.IS_ACTION[kind] or tables.KFAMILY[kind] == "event" or kind == K_PANDA)
 
     def panda_problem(self, seat: int, card: int, moves: Any) -> str:
         if card not in self.hand[seat] or self.kind[card] != K_PANDA:
@@ -410,9 +410,9 @@ class BiddingMixin(StateBase):
         for c, to in moves:
             if c not in self.trash or not self.panda_eligible(c):
                 return f"{self.names[c]} is not a card Trash Panda may take from the trash"
-            if not 0 <= to < self.n:
+            if not 0 <= to < self.players:
                 return f"seat {to} does not exist"
-            if T.IS_PROJECT[self.kind[c]] and self.owns_project(to):
+            if tables.IS_PROJECT[self.kind[c]] and self.owns_project(to):
                 return f"seat {to} already owns a project (MH-65)"
         return ""
 
@@ -436,11 +436,11 @@ class BiddingMixin(StateBase):
                 for x in sorted(set(combo)):
                     picked.extend(by_kind[x][: combo.count(x)])
                 picked.sort()
-                dests = [range(self.n) if self.kind[c] == T.HANGOVER else (seat,) for c in picked]
+                dests = [range(self.players) if self.kind[c] == tables.HANGOVER else (seat,) for c in picked]
                 for to in product(*dests):
                     moves = tuple(zip(picked, to))
-                    if all(not (T.IS_PROJECT[self.kind[c]] and self.owns_project(d)) for c, d in moves):
-                        plays.append((A_PLAYACT, card, moves, self.nact))
+                    if all(not (tables.IS_PROJECT[self.kind[c]] and self.owns_project(d)) for c, d in moves):
+                        plays.append((A_PLAYACT, card, moves, self.actions_applied))
         return plays
 
     def _onbid_actions(self, seat: int) -> list[tuple[Any, ...]]:
@@ -450,17 +450,17 @@ class BiddingMixin(StateBase):
         bid = self.bid
         assert bid is not None  # a bid is running (narrows Bid | None)
         if what == C_PILING:
-            return [(A_PASS,)] + [(A_CHOOSE, C_PILING, c) for c in bid.pool[seat] if T.KVALUE_RES[kinds[c]] == R]
+            return [(A_PASS,)] + [(A_CHOOSE, C_PILING, c) for c in bid.pool[seat] if tables.KVALUE_RES[kinds[c]] == ROCKS]
         if what == C_FOOLS:
             return [(A_PASS,)] + [
-                (A_CHOOSE, C_FOOLS, c) for p in bid.pool for c in p if T.KVALUE_RES[kinds[c]] == S
+                (A_CHOOSE, C_FOOLS, c) for p in bid.pool for c in p if tables.KVALUE_RES[kinds[c]] == SHINIES
             ]
         if what == C_LOKI:
-            return [(A_CHOOSE, C_LOKI, s) for s in range(self.n) if s != seat]
+            return [(A_CHOOSE, C_LOKI, s) for s in range(self.players) if s != seat]
         if what == C_POLITICS:
             return [(A_CHOOSE, C_POLITICS, c) for c in self._politics_targets(seat)]
         if what == C_MINECARTS:
-            res = sorted(c for c in bid.pool[seat] if T.IS_RESOURCE[kinds[c]])
+            res = sorted(c for c in bid.pool[seat] if tables.IS_RESOURCE[kinds[c]])
             return [(A_CHOOSE, C_MINECARTS, keep) for k in range(min(3, len(res)) + 1) for keep in combinations(res, k)]
         raise AssertionError(f"unknown On Bid prompt {what}")
 
@@ -473,14 +473,14 @@ class BiddingMixin(StateBase):
         if a[0] == A_PASS:
             return
         if what == C_PILING:
-            bid.conv[a[2]] = S
+            bid.conv[a[2]] = SHINIES
         elif what == C_FOOLS:
             card = a[2]
             victim = self._pool_of(card)
             if victim == seat:
-                bid.conv[card] = R
+                bid.conv[card] = ROCKS
             else:
-                self._threaten(victim, 4, (T_CONV, card, R), seat)
+                self._threaten(victim, 4, (T_CONV, card, ROCKS), seat)
         elif what == C_LOKI:
             self._threaten(a[2], 2, (T_LOKI, a[2], seat), seat)
         elif what == C_POLITICS:
@@ -491,8 +491,8 @@ class BiddingMixin(StateBase):
             kinds = self.kind
             stay = []
             for c in bid.pool[seat]:
-                if T.IS_RESOURCE[kinds[c]] and c not in keep:
-                    self.disc[seat].append(c)
+                if tables.IS_RESOURCE[kinds[c]] and c not in keep:
+                    self.discard[seat].append(c)
                 else:
                     stay.append(c)
             bid.pool[seat] = stay
@@ -500,19 +500,19 @@ class BiddingMixin(StateBase):
     def counted_type(self, card: int, seat: int = -1) -> int:
         """A card's type for bid values: printed, unless Piling, Fool's Gold or Tapfa convert it."""
         bid = self.bid
-        printed = T.KVALUE_RES[self.kind[card]]
+        printed = tables.KVALUE_RES[self.kind[card]]
         if bid is None:
             return printed
         if card in bid.conv:
             return bid.conv[card]
-        if printed == R and seat >= 0 and bid.tapfa[seat]:
-            return S
+        if printed == ROCKS and seat >= 0 and bid.tapfa[seat]:
+            return SHINIES
         return printed
 
     def card_bid_value(self, card: int, seat: int = -1) -> int:
         assert self.bid is not None  # a bid is running (narrows Bid | None)
         res = self.counted_type(card, seat)
-        if res >= 0 and res in T.CURRENCY[BID_KINDS[self.bid.kind]]:
+        if res >= 0 and res in tables.CURRENCY[BID_KINDS[self.bid.kind]]:
             return self.card_value(card)
         return 0
 
@@ -520,16 +520,16 @@ class BiddingMixin(StateBase):
         """B6 (§9.3)."""
         bid = self.bid
         assert bid is not None  # a bid is running (narrows Bid | None)
-        currency = T.CURRENCY[BID_KINDS[bid.kind]]
-        for seat in range(self.n):
+        currency = tables.CURRENCY[BID_KINDS[bid.kind]]
+        for seat in range(self.players):
             value = sum(self.card_bid_value(c, seat) for c in bid.pool[seat])
             value += sum(bid.bres[seat][r] for r in currency)
-            if B in currency:
-                value += T.DISTILLERY_BONUS * sum(
-                    1 for b in self.town[seat] if self.kind[b] == T.DISTILLERY and self.finished(b)
+            if BOOZE in currency:
+                value += tables.DISTILLERY_BONUS * sum(
+                    1 for b in self.town[seat] if self.kind[b] == tables.DISTILLERY and self.finished(b)
                 )
             if bid.kind == BID_WIZARD and seat == bid.owner:
-                value += T.WIZARD_BONUS
+                value += tables.WIZARD_BONUS
             bid.values[seat] = value
 
     def eligible(self, seat: int) -> list[int]:
@@ -538,7 +538,7 @@ class BiddingMixin(StateBase):
         kinds = self.kind
         return [
             c for c in self.bid.pool[seat]
-            if not T.IS_DWARF[kinds[c]] and kinds[c] not in T.TRASH_INELIGIBLE_IDS
+            if not tables.IS_DWARF[kinds[c]] and kinds[c] not in tables.TRASH_INELIGIBLE_IDS
         ]
 
     def _trash_targets(self) -> list[int]:
@@ -587,7 +587,7 @@ class BiddingMixin(StateBase):
             top = max(bid.values)
             if top == 0:
                 return self._bid_decided(-1)
-            tied = [s for s in range(self.n) if bid.values[s] == top]
+            tied = [s for s in range(self.players) if bid.values[s] == top]
             if len(tied) == 1:
                 return self._bid_decided(tied[0])
         else:
@@ -635,7 +635,7 @@ class BiddingMixin(StateBase):
         """§9.6 (MH-14)."""
         bid = self.bid
         assert bid is not None  # a bid is running (narrows Bid | None)
-        others = [s for s in range(self.n) if s != bid.winner]
+        others = [s for s in range(self.players) if s != bid.winner]
         low = min(bid.values[s] for s in others)
         tied = [s for s in others if bid.values[s] == low]
         if len(tied) > 1:
@@ -648,23 +648,23 @@ class BiddingMixin(StateBase):
         bid = self.bid
         assert bid is not None  # a bid is running (narrows Bid | None)
         kinds = self.kind
-        for seat in range(self.n):
+        for seat in range(self.players):
             keep = []
             for c in bid.pool[seat]:
                 if kinds[c] == K_POLITICS:
                     self.trash.append(c)
                 elif kinds[c] == K_YGG:
-                    (self.disc[seat] if bid.yggmark[seat] else self.trash).append(c)
+                    (self.discard[seat] if bid.yggmark[seat] else self.trash).append(c)
                 else:
                     keep.append(c)
             bid.pool[seat] = keep
         deal: list[int] = []
-        for seat in range(self.n):
+        for seat in range(self.players):
             if bid.mishap and not (bid.protected[seat] and seat not in bid.mishappers):
                 for c in bid.pool[seat]:
-                    (self.disc[seat] if T.IS_DWARF[kinds[c]] else deal).append(c)
+                    (self.discard[seat] if tables.IS_DWARF[kinds[c]] else deal).append(c)
             else:
-                self.disc[seat].extend(bid.pool[seat])
+                self.discard[seat].extend(bid.pool[seat])
             bid.pool[seat] = []
             bid.bres[seat] = [0, 0, 0]
         for seat in reversed(self.turn_order(self.active)):
@@ -682,11 +682,11 @@ class BiddingMixin(StateBase):
         targets = [p for p in self.turn_order(self.active) if not (bid.protected[p] and p not in bid.mishappers)]
         for i, c in enumerate(order):
             self._unaside(c)
-            self.disc[targets[i % len(targets)]].append(c)
+            self.discard[targets[i % len(targets)]].append(c)
 
     def _t_hut_trash(self, task: TaskEntry) -> None:
         _, seat, left = task
-        if left <= 0 or not any(not T.IS_DWARF[self.kind[c]] for c in self.hand[seat]):
+        if left <= 0 or not any(not tables.IS_DWARF[self.kind[c]] for c in self.hand[seat]):
             return
         self.stack.append((T_HUT_TRASH, seat, left - 1))
         self._chance(("rtrash", seat))
@@ -699,20 +699,20 @@ class BiddingMixin(StateBase):
             b, owner, winner = bid.target, bid.owner, bid.winner
             if winner < 0 or winner == owner or bid.wizstop or b not in self.town[owner]:
                 return
-            if T.IS_PROJECT[self.kind[b]] and self.owns_project(winner):
+            if tables.IS_PROJECT[self.kind[b]] and self.owns_project(winner):
                 return  # MH-84
             self.town[owner].remove(b)
             self.town[winner].append(b)
             stored = self.stored.get(b)
             if stored:
-                dwarves = [c for c in stored if T.IS_DWARF[self.kind[c]]]
-                self.disc[owner].extend(dwarves)
-                self.stored[b] = [c for c in stored if not T.IS_DWARF[self.kind[c]]]
+                dwarves = [c for c in stored if tables.IS_DWARF[self.kind[c]]]
+                self.discard[owner].extend(dwarves)
+                self.stored[b] = [c for c in stored if not tables.IS_DWARF[self.kind[c]]]
             return
         self._unaside(bid.prize)
         if bid.winner >= 0:
-            self.disc[bid.winner].append(bid.prize)
-            self.found += 1
+            self.discard[bid.winner].append(bid.prize)
+            self.dwarves_found += 1
         else:
             self._x_bottom(bid.prize)
 

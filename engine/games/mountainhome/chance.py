@@ -10,7 +10,7 @@ from math import comb
 from typing import TYPE_CHECKING, Any
 
 from ...core import IllegalActionError, RandomSource
-from . import tables as T
+from . import tables
 from .constants import P_CHANCE, PILE_EXPLORATION, PILE_SHOP, POOLS
 
 
@@ -45,7 +45,7 @@ class ChanceMixin(StateBase):
         if what == "xshuffle":
             if d[1] is None:
                 return tuple(sorted(self.layout.explore_resources + [c for p in range(3) for c in self.selected[p]] + self.layout.fixed))
-            return tuple(sorted(self.xp + list(d[1])))
+            return tuple(sorted(self.exploration + list(d[1])))
         if what == "select":
             pool: tuple[int, ...] = d[2]
             return pool
@@ -53,7 +53,7 @@ class ChanceMixin(StateBase):
             cards: tuple[int, ...] = d[1]
             return cards
         if what == "rtrash":
-            return tuple(sorted(c for c in self.hand[d[1]] if not T.IS_DWARF[self.kind[c]]))
+            return tuple(sorted(c for c in self.hand[d[1]] if not tables.IS_DWARF[self.kind[c]]))
         return ()
 
     def chance_outcomes(self) -> list[tuple[Any, float]]:
@@ -64,7 +64,7 @@ class ChanceMixin(StateBase):
         if what == "assign":
             from itertools import permutations
 
-            outs = list(permutations(T.LEGENDARIES, self.n))
+            outs = list(permutations(tables.LEGENDARIES, self.players))
             return [(("assign", o), 1 / len(outs)) for o in outs]
         if what == "select":
             pool, k = d[2], d[3]
@@ -73,7 +73,7 @@ class ChanceMixin(StateBase):
                 raise NotImplementedError("too many selections to list; use sample_chance")
             return [(("select", d[1], c), 1 / total) for c in combinations(pool, k)]
         if what == "insert":
-            n = len(self.xp)
+            n = len(self.exploration)
             return [(("insert", d[1], pos), 1 / (n + 1)) for pos in range(n + 1)]
         if what == "roll":
             return [(("roll", d[1], v), 1 / 6) for v in range(1, 7)]
@@ -98,13 +98,13 @@ class ChanceMixin(StateBase):
         d = self.prompt_data
         what = d[0]
         if what == "assign":
-            perm = fisher_yates(list(T.LEGENDARIES), rng)
-            return ("assign", tuple(perm[: self.n]))
+            perm = fisher_yates(list(tables.LEGENDARIES), rng)
+            return ("assign", tuple(perm[: self.players]))
         if what == "select":
             perm = fisher_yates(list(d[2]), rng)
             return ("select", d[1], tuple(sorted(perm[: d[3]])))
         if what == "insert":
-            return ("insert", d[1], rng.randrange(len(self.xp) + 1))
+            return ("insert", d[1], rng.randrange(len(self.exploration) + 1))
         if what == "roll":
             return ("roll", d[1], 1 + rng.randrange(6))
         if what == "rtrash":
@@ -121,9 +121,9 @@ class ChanceMixin(StateBase):
             raise IllegalActionError(f"chance event {self._chance_name(o)} is illegal: a {self._due_name()} is due")
         what = d[0]
         if what == "assign":
-            legal = len(o[1]) == self.n and len(set(o[1])) == self.n and all(k in T.LEGENDARIES for k in o[1])
+            legal = len(o[1]) == self.players and len(set(o[1])) == self.players and all(k in tables.LEGENDARIES for k in o[1])
             if not legal:
-                raise IllegalActionError(f"assign_legendaries needs {self.n} distinct legendaries")
+                raise IllegalActionError(f"assign_legendaries needs {self.players} distinct legendaries")
         elif what == "select":
             if o[1] != d[1] or len(o[2]) != d[3] or len(set(o[2])) != d[3] or not set(o[2]) <= set(d[2]):
                 raise IllegalActionError(
@@ -136,8 +136,8 @@ class ChanceMixin(StateBase):
             if sorted(o[2]) != sorted(self.chance_cards()):
                 raise IllegalActionError(f"shuffle of {self._pile_name(pile)} must order exactly its {len(self.chance_cards())} cards")
         elif what == "insert":
-            if o[1] != d[1] or type(o[2]) is not int or not 0 <= o[2] <= len(self.xp):
-                raise IllegalActionError(f"insert of {self.names[d[1]]} needs a position 0..{len(self.xp)}")
+            if o[1] != d[1] or type(o[2]) is not int or not 0 <= o[2] <= len(self.exploration):
+                raise IllegalActionError(f"insert of {self.names[d[1]]} needs a position 0..{len(self.exploration)}")
         elif what == "roll":
             if o[1] != d[1] or type(o[2]) is not int or not 1 <= o[2] <= 6:
                 raise IllegalActionError(f"the roll due is a d6 for {self.names[d[1]]}")

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import tables as T
+from . import tables
 from .constants import C_GOLEMS, K_GOLEMS, P_CHOOSE, T_DRAW
-from .tables import R
+from .tables import ROCKS
 
 
 if TYPE_CHECKING:
@@ -26,25 +26,25 @@ class PilesMixin(StateBase):
     def _draw_pop(self, seat: int, to_hand: bool = True) -> int:
         """Take the top card of ``seat``'s draw pile (into the hand: a private move)."""
         card = self.draw[seat].pop()
-        blocks = self.dblocks[seat]
+        blocks = self.draw_blocks[seat]
         cands, count = blocks[-1]
         if count == 1:
             blocks.pop()
             if len(cands) == 1 and to_hand:  # a publicly known top card: now known to be in hand
-                self.hknown[seat].append(card)
+                self.hand_known[seat].append(card)
         else:
             blocks[-1] = (cands, count - 1)
-        priv = self.private[seat].get("top")
+        priv = self.private_knowledge[seat].get("top")
         if priv:
-            self.private[seat]["top"] = priv[1:]
+            self.private_knowledge[seat]["top"] = priv[1:]
         return card
 
     def _draw_push_known(self, seat: int, card: int) -> None:
         """Put a card on top of a draw pile in public view (Dark Dungeon, Dragon Lair)."""
         self.draw[seat].append(card)
-        self.dblocks[seat].append(((card,), 1))
-        if self.private[seat].get("top"):
-            self.private[seat]["top"] = (card, *self.private[seat]["top"])
+        self.draw_blocks[seat].append(((card,), 1))
+        if self.private_knowledge[seat].get("top"):
+            self.private_knowledge[seat]["top"] = (card, *self.private_knowledge[seat]["top"])
 
     # Exploration-pile knowledge: blocks (known cards, count), bottom first.  A block holds its
     # known cards plus ``count - len(known)`` unseen ones, in an order nobody knows.
@@ -52,40 +52,40 @@ class PilesMixin(StateBase):
 
     def _x_pop(self) -> int:
         """Reveal the top card of the exploration pile to everyone."""
-        card = self.xp.pop()
-        blocks = self.xblocks
+        card = self.exploration.pop()
+        blocks = self.exploration_blocks
         known, count = blocks[-1]
         if count == 1:
             blocks.pop()
         else:
             blocks[-1] = (tuple(c for c in known if c != card) if card in known else known, count - 1)
-        for p in self.private:
+        for p in self.private_knowledge:
             priv = p.get("xtop")
             if priv:
                 p["xtop"] = priv[1:]
         return card
 
     def _x_bottom(self, card: int) -> None:
-        self.xp.insert(0, card)
-        self.xblocks.insert(0, ((card,), 1))
+        self.exploration.insert(0, card)
+        self.exploration_blocks.insert(0, ((card,), 1))
 
     def _x_top(self, card: int) -> None:
-        self.xp.append(card)
-        self.xblocks.append(((card,), 1))
-        for p in self.private:
+        self.exploration.append(card)
+        self.exploration_blocks.append(((card,), 1))
+        for p in self.private_knowledge:
             if p.get("xtop"):
                 p["xtop"] = (card, *p["xtop"])
 
     def _x_merge(self, extra: tuple[Any, ...] = (), count: int = 0) -> None:
         """Forget the pile's order: one block (a random insert, a shuffle, a blind search)."""
-        known = tuple(sorted({c for k, _ in self.xblocks for c in k} | set(extra)))
-        self.xblocks = [(known, len(self.xp))] if self.xp else []
-        for p in self.private:
+        known = tuple(sorted({c for k, _ in self.exploration_blocks for c in k} | set(extra)))
+        self.exploration_blocks = [(known, len(self.exploration))] if self.exploration else []
+        for p in self.private_knowledge:
             p.pop("xtop", None)
 
     def _x_merge_top(self, m: int) -> None:
         """The top ``m`` cards were reordered in private: merge the blocks covering them."""
-        blocks = self.xblocks
+        blocks = self.exploration_blocks
         known: set[int] = set()
         count = 0
         while blocks and count < m:
@@ -97,32 +97,32 @@ class PilesMixin(StateBase):
 
     def _x_remove(self, card: int) -> bool:
         """Take a card out of the pile without looking (Dragon Attack!'s Lair search, MH-57)."""
-        if card not in self.xp:
+        if card not in self.exploration:
             return False
-        self.xp.remove(card)
-        for i, (known, count) in enumerate(self.xblocks):
+        self.exploration.remove(card)
+        for i, (known, count) in enumerate(self.exploration_blocks):
             if card in known:
                 if count == 1:
-                    del self.xblocks[i]
+                    del self.exploration_blocks[i]
                 else:
-                    self.xblocks[i] = (tuple(c for c in known if c != card), count - 1)
+                    self.exploration_blocks[i] = (tuple(c for c in known if c != card), count - 1)
                 break
         else:
             self._x_merge()
-        for p in self.private:
+        for p in self.private_knowledge:
             p.pop("xtop", None)
         return True
 
     def _refill(self, slot: int) -> None:
-        if self.slots[slot] >= 0 or not self.shop:
+        if self.shop_slots[slot] >= 0 or not self.shop_deck:
             return
-        card = self.shop.pop()
-        cands, count = self.sblocks[-1]
+        card = self.shop_deck.pop()
+        cands, count = self.shop_blocks[-1]
         if count == 1:
-            self.sblocks.pop()
+            self.shop_blocks.pop()
         else:
-            self.sblocks[-1] = (tuple(c for c in cands if c != card), count - 1)
-        self.slots[slot] = card
+            self.shop_blocks[-1] = (tuple(c for c in cands if c != card), count - 1)
+        self.shop_slots[slot] = card
 
     # ------------------------------------------------------------------ drawing (§0, §12)
 
@@ -132,10 +132,10 @@ class PilesMixin(StateBase):
         if n <= 0:
             return
         if not self.draw[seat]:
-            if not self.disc[seat]:
+            if not self.discard[seat]:
                 return  # both piles empty: the draw does nothing (§17)
             self.stack.append(task)
-            self._chance(("shuffle", seat, tuple(self.disc[seat])))
+            self._chance(("shuffle", seat, tuple(self.discard[seat])))
             return
         card = self._draw_pop(seat)
         self.hand[seat].append(card)
@@ -144,6 +144,6 @@ class PilesMixin(StateBase):
             self.bid.hut[seat] += 1  # a Hut extra actually drawn (MH-89)
         if n > 1:
             self.stack.append((T_DRAW, seat, n - 1, 1) if hut else (T_DRAW, seat, n - 1))
-        if T.KVALUE_RES[self.kind[card]] == R and self.in_area(K_GOLEMS):
+        if tables.KVALUE_RES[self.kind[card]] == ROCKS and self.in_area(K_GOLEMS):
             self._prompt(P_CHOOSE, seat, (C_GOLEMS, card))  # §13.2: decided before the next draw
 

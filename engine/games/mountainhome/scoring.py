@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import tables as T
+from . import tables
 from .constants import K_PAWNSHOP
 
 
@@ -25,32 +25,32 @@ class ScoringMixin(StateBase):
     def vp(self, seat: int) -> int:
         kinds = self.kind
         labourer_vp: int = self.options["labourer_vp"]
-        total = self.tokens[seat]
+        total = self.vp_tokens[seat]
 
         def card_vp(c: int) -> int:
             k = kinds[c]
-            if T.KTYPE[k] == "labourer":
+            if tables.KTYPE[k] == "labourer":
                 return labourer_vp
-            return T.KVP_FIXED[k]
+            return tables.KVP_FIXED[k]
 
-        for zone in (self.draw[seat], self.hand[seat], self.disc[seat]):
+        for zone in (self.draw[seat], self.hand[seat], self.discard[seat]):
             for c in zone:
                 total += card_vp(c)
         for b in self.town[seat]:
             k = kinds[b]
-            steps = self.prog.get(b, 0)
-            done = steps >= len(T.KSTEPS[k])
-            total += T.KVP_STEP[k] * steps
+            steps = self.steps_done.get(b, 0)
+            done = steps >= len(tables.KSTEPS[k])
+            total += tables.KVP_STEP[k] * steps
             if done:
-                total += T.KVP_FINISHED[k]
+                total += tables.KVP_FINISHED[k]
                 if k == K_PAWNSHOP and self.stored.get(b):
                     total += self.card_value(self.stored[b][0])
             for c in self.stored.get(b, ()):
                 total += card_vp(c)
-        for c, owner in zip(self.cav, self.cav_owner):
+        for c, owner in zip(self.cavern_dwarves, self.cavern_owners):
             if owner == seat:
                 total += card_vp(c)
-        for c, owner in zip(self.aside, self.aside_owner):
+        for c, owner in zip(self.aside_cards, self.aside_owners):
             if owner == seat:
                 total += card_vp(c)
         if self.bid is not None:
@@ -62,7 +62,7 @@ class ScoringMixin(StateBase):
         return total
 
     def scores(self) -> list[int]:
-        return [self.vp(s) for s in range(self.n)]
+        return [self.vp(s) for s in range(self.players)]
 
     def ranking(self) -> list[int]:
         scores = self.scores()
