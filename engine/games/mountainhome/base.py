@@ -1,7 +1,8 @@
-"""What the state's mixins may use of the state: for the type checker only.
+"""The state's fields, declared once, and what the state's mixins may use of the state.
 
-:class:`~engine.games.mountainhome.state.MountainhomeState` is its fields (state.py) plus the
-rules in mixins by job (turn.py, piles.py, ...), which call one another through ``self``.
+:class:`~engine.games.mountainhome.state.MountainhomeState` is the fields declared here (its
+``__slots__`` are made from them) plus the rules in mixins by job (turn.py, piles.py, ...),
+which call one another through ``self``.
 While type checking, every mixin derives from :class:`StateBase`, which declares those fields
 and the methods the mixins call across modules; at run time the mixins derive from ``object``
 (``if TYPE_CHECKING:`` at the top of each), so the state's classes and speed are unchanged.
@@ -272,6 +273,6 @@ class StateBase(State):
     @abstractmethod
     def dwarves_available(self, seat: int) -> list[int]: ...
 
-    # chance.py
+    # piles.py (chance)
     @abstractmethod
     def _pile_name(self, pile: int) -> str: ...

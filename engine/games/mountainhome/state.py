@@ -10,10 +10,10 @@ Layout of the state (see docs/games/mountainhome.md, "Design"):
   ``stack`` holds the tasks still to run (immutable tuples, so ``clone`` is a
   list copy).  ``_advance`` runs tasks until a prompt or a chance node is due.
 
-The fields live here; the rules live in mixins by job, each a module of its own:
-``turn`` (setup, the turn, dwarf uses, events, threats), ``piles`` (hidden piles and
-drawing), ``payment``, ``bidding``, ``moves`` (legal actions, why one is illegal),
-``apply``, ``chance``, ``scoring``, ``notation`` (the record codec) and ``view``
+The fields are declared once, in base.py; the rules live in mixins by job, each a module of
+its own: ``turn`` (setup, the turn, dwarf uses, events, threats, the end and the scores),
+``piles`` (hidden piles, drawing and chance nodes), ``payment``, ``bidding``, ``moves`` (legal
+actions, why one is illegal), ``apply``, ``notation`` (the record codec) and ``view``
 (observations, redaction, determinization).  Names come from ``constants``.
 
 Every card effect of §22 is implemented; :class:`MissingRuleError` remains only as
@@ -37,7 +37,6 @@ from . import tables
 from .apply import ApplyMixin
 from .base import StateBase
 from .bidding import Bid, BiddingMixin
-from .chance import ChanceMixin
 from .constants import (
     GAME_ID,
     K_FORTRESS,
@@ -98,7 +97,6 @@ from .moves import MovesMixin
 from .notation import CodecMixin
 from .payment import PaymentMixin
 from .piles import PilesMixin
-from .scoring import ScoringMixin
 from .turn import TurnMixin
 from .view import ObservationMixin, determinizer, state_from_observation
 
@@ -156,10 +154,9 @@ NOT_IN_KEY = frozenset(("layout", "names", "kind_numbers", "created"))  # they f
 
 
 class MountainhomeState(
-    TurnMixin, PilesMixin, ApplyMixin, PaymentMixin, BiddingMixin, MovesMixin, ChanceMixin, ScoringMixin,
-    CodecMixin, ObservationMixin, State,
+    TurnMixin, PilesMixin, ApplyMixin, PaymentMixin, BiddingMixin, MovesMixin, CodecMixin, ObservationMixin, State,
 ):
-    """The whole table.  Its methods live in mixins by job (turn.py, piles.py, ...); the fields live here."""
+    """The whole table.  Its fields are declared in base.py, its methods live in mixins by job (turn.py, piles.py, ...)."""
 
     __slots__ = FIELDS
 

@@ -1,5 +1,5 @@
-"""The task machine's turn structure: setup, the turn (§4), construction (§7), dwarf uses and
-Karina (§6, §10.4), recurring events (§13) and negative effects (§10).
+"""The game's course: setup, the turn (§4), construction (§7), dwarf uses and Karina (§6, §10.4),
+recurring events (§13), negative effects (§10), and the end of the game with its scores (§18).
 
 A mixin of :class:`~engine.games.mountainhome.state.MountainhomeState`: it holds no state of its own.
 """
@@ -37,6 +37,7 @@ from .constants import (
     K_LAGERTHA,
     K_LAIR,
     K_MARG,
+    K_PAWNSHOP,
     K_ORI,
     K_THORVALD,
     OPT_GAIN,
@@ -548,3 +549,50 @@ class TurnMixin(StateBase):
         _, victim, code, inner, source = task[:5]
         self._threaten(victim, code, inner, source, task[5] if len(task) > 5 else None)
 
+    # ------------------------------------------------------------------ results (§18)
+
+    def vp(self, seat: int) -> int:
+        kinds = self.kind
+        labourer_vp: int = self.options["labourer_vp"]
+        total = self.vp_tokens[seat]
+
+        def card_vp(c: int) -> int:
+            k = kinds[c]
+            if tables.KTYPE[k] == "labourer":
+                return labourer_vp
+            return tables.KVP_FIXED[k]
+
+        for zone in (self.draw[seat], self.hand[seat], self.discard[seat]):
+            for c in zone:
+                total += card_vp(c)
+        for b in self.town[seat]:
+            k = kinds[b]
+            steps = self.steps_done.get(b, 0)
+            done = steps >= len(tables.KSTEPS[k])
+            total += tables.KVP_STEP[k] * steps
+            if done:
+                total += tables.KVP_FINISHED[k]
+                if k == K_PAWNSHOP and self.stored.get(b):
+                    total += self.card_value(self.stored[b][0])
+            for c in self.stored.get(b, ()):
+                total += card_vp(c)
+        for c, owner in zip(self.cavern_dwarves, self.cavern_owners):
+            if owner == seat:
+                total += card_vp(c)
+        for c, owner in zip(self.aside_cards, self.aside_owners):
+            if owner == seat:
+                total += card_vp(c)
+        if self.bid is not None:
+            for c in self.bid.pool[seat]:
+                total += card_vp(c)
+        for bid in self.bid_stack:
+            for c in bid.pool[seat]:
+                total += card_vp(c)
+        return total
+
+    def scores(self) -> list[int]:
+        return [self.vp(s) for s in range(self.players)]
+
+    def ranking(self) -> list[int]:
+        scores = self.scores()
+        return [sum(1 for other in scores if other > mine) for mine in scores]
