@@ -86,7 +86,7 @@ def _mountainhome(state: Any, margin_weight: float) -> list[float]:
     bid = state.bid
     if bid is not None:
         for s in range(n):  # each commit_bid entry costs a little, or a search could re-commit forever
-            est[s] -= MH_COMMIT_COST * bid.ncommit[s]
+            est[s] -= MH_COMMIT_COST * bid.commit_entries[s]
     if bid is not None and bid.stage <= 1 and bid.kind <= 1:
         values = []
         for s in range(n):

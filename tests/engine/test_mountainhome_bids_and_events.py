@@ -126,7 +126,7 @@ def test_ygg_stops_cuttbeard_politics_and_goes_home() -> None:
     act(state, 0, "ready")
     act(state, 1, "ready")
     act(state, 1, "choose", card="shinies-3#1")
-    assert inst(state, "shinies-3#1") in state.bid.pool[ADA] and state.bid.yggmark[ADA]
+    assert inst(state, "shinies-3#1") in state.bid.pool[ADA] and state.bid.ygg_stopped[ADA]
     assert state.to_move() == (0, 1)
     act(state, 0, "trash", card="shinies-3#1")
     act(state, 1, "trash", card="shinies-2#2")
@@ -434,7 +434,7 @@ def test_ygg_keeps_a_player_out_of_the_mishap_deal_n6() -> None:
     act(state, 1, "ready")
     act(state, 0, "trash", card="shinies-2#1")
     act(state, 1, "trash", card="mishap#1")
-    assert state.bid.protected[ADA] and state.bid.yggmark[ADA]
+    assert state.bid.protected[ADA] and state.bid.ygg_stopped[ADA]
     assert state.current_player() == CHANCE and names(state, state.prompt_data[1]) == ["shinies-3#2"]
     chance(state, {"kind": "deal_order", "order": ["shinies-3#2"]})
     assert inst(state, "booze-2#1") in state.discard[ADA] and inst(state, "ygg#2") in state.discard[ADA]
@@ -449,7 +449,7 @@ def test_ygg_stops_loki_n2() -> None:
     act(state, 0, "ready")
     act(state, 1, "ready")
     state.apply_event({"player": 0, "action": {"do": "choose", "seat": 1}})
-    assert state.bid.loki == {} and state.bid.yggmark[BO]
+    assert state.bid.loki_choosers == {} and state.bid.ygg_stopped[BO]
     assert state.to_move() == (0, 1)  # Bo makes his own trash choice
 
 
@@ -548,7 +548,7 @@ def test_fools_gold_may_pick_nothing_mh_52() -> None:
     act(state, 1, "ready")
     assert state.prompt == P_ONBID and state.to_move() == (ADA,)
     act(state, 0, "pass")
-    assert state.bid.conv == {} and state.bid.values == [3, 2]
+    assert state.bid.conversions == {} and state.bid.values == [3, 2]
 
 
 def test_politics_with_nothing_to_take_is_skipped() -> None:

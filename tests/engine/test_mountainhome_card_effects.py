@@ -160,7 +160,7 @@ def test_loki_makes_the_victims_trash_choices() -> None:
     act(state, 1, "ready")
     assert state.prompt == P_ONBID
     state.apply_event({"player": 0, "action": {"do": "choose", "seat": 1}})
-    assert state.bid.loki == {1: 0}
+    assert state.bid.loki_choosers == {1: 0}
     assert state.prompt == P_TRASH and state.to_move() == (0,)  # Ada chooses for both
     act(state, 0, "trash", card="shinies-3#1")
     act(state, 0, "trash", card=state.names[bo_card], **{"for": 1})
@@ -199,7 +199,7 @@ def test_witchs_hut_extra_draws_cost_random_trashes_after_the_bid() -> None:
     assert state.prompt == 8 and state.to_move() == (ADA,)  # hut_draw after Ada's 2 bid cards
     act(state, 0, "hut_draw", n=2)
     settle(state)
-    assert state.bid.hut[ADA] == 2
+    assert state.bid.hut_extras[ADA] == 2
     act(state, 0, "ready")
     act(state, 1, "ready")
     for _ in range(2):

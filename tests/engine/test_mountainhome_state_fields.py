@@ -36,3 +36,12 @@ def test_a_clone_is_equal_and_shares_no_mutable_field() -> None:
         value = getattr(state, name)
         if isinstance(value, (list, dict)) and name != "layout":
             assert getattr(copy, name) is not value, name
+
+
+def test_a_bid_declares_its_fields_once_too() -> None:
+    from engine.games.mountainhome.bidding import Bid
+
+    declared = list(Bid.__annotations__)
+    assert list(Bid.__slots__) == declared
+    assert set(declared) <= set(Bid.clone.__code__.co_names)
+    assert set(declared) <= set(Bid.key.__code__.co_names)

@@ -284,7 +284,7 @@ class ApplyMixin(StateBase):
             assert bid is not None  # a bid is running (narrows Bid | None)
             if verb == A_BID:
                 bid.commit[seat] = (a[1], a[2])
-                bid.ncommit[seat] += 1
+                bid.commit_entries[seat] += 1
             else:
                 bid.ready[seat] = True
                 if all(bid.ready):

@@ -65,70 +65,72 @@ from .tables import BOOZE, ROCKS, SHINIES
 class Bid:
     """One running bid (§9).  Copied by :meth:`clone`."""
 
-    __slots__ = (
-        "kind",
-        "prize",
-        "owner",
-        "target",
-        "starter",
-        "stage",
-        "pool",
-        "bres",
-        "commit",
-        "ready",
-        "sizes",
-        "values",
-        "trashed",
-        "choices",
-        "contenders",
-        "rounds",
-        "winner",
-        "hut",
-        "conv",
-        "ygg",
-        "yggmark",
-        "losers",
-        "queue",
-        "loki",
-        "mishap",
-        "protected",
-        "tapfa",
-        "ncommit",
-        "mishappers",
-        "wizstop",
-    )
+    # The fields, declared once: the slots are made from these annotations (clone and key name each
+    # one again, written out for speed; tests/engine/test_mountainhome_state_fields.py checks them).
+    kind: int  # BID_DWARF, BID_PARTY or BID_WIZARD
+    prize: int  # the dwarf, or the Wizard's building (-1: none)
+    owner: int  # wizard: the owner of the building
+    target: int  # wizard: the building
+    starter: int  # the seat whose exploration or card started the bid
+    stage: int  # 0 drawing, 1 sealed commitments, 2 and on: revealed
+    pool: list[list[int]]  # per seat: the bid pool
+    bid_resources: list[list[int]]  # per seat: rocks, shinies, booze gained in this bid (§5.3)
+    commit: list[tuple[Any, ...] | None]  # per seat: the sealed commitment (cards, uses)
+    ready: list[bool]
+    sizes: list[int]  # hand sizes when the commitments began (§20.5: all the others see of B3)
+    values: list[int]  # per seat: the bid value (§9.3)
+    trashed: list[list[int]]  # per seat: the bid value of each trashed card, per round
+    choices: dict[int, int]  # target seat -> trashed card (sealed until all chose)
+    contenders: list[int]  # seats choosing in the current trash round
+    rounds: int  # tie-break rounds so far
+    winner: int
+    hut_extras: list[int]  # per seat: the Witch's Hut extras drawn (§9.2 B2)
+    conversions: dict[int, int]  # card -> counted resource type (Tapfa, Piling, Fool's Gold)
+    ygg_revealed: list[bool]  # per seat: revealed a Ygg (protected from B5 on)
+    ygg_stopped: list[bool]  # per seat: a Ygg stopped something
+    losers: list[int]  # the worst losers (party)
+    queue: list[tuple[int, int]]  # On Bid texts still to resolve: (seat, card)
+    loki_choosers: dict[int, int]  # victim -> the seat that makes its trash choices
+    mishap: bool  # a Logistical Mishap resolved
+    protected: list[bool]  # B10: kept out of the Mishap deal / the Wizard move stopped
+    tapfa_on: list[bool]  # per seat: Tapfa counts its printed Rocks as Shinies
+    commit_entries: list[int]  # per seat: commit_bid entries so far (public: sealed entries are listed)
+    mishap_committers: list[int]
+    wizard_stopped: bool  # the Wizard move was stopped (N7)
+
+    __slots__ = tuple(__annotations__)
 
     def __init__(self, players: int, kind: int, prize: int, starter: int) -> None:
         self.kind = kind
         self.prize = prize
-        self.owner = -1  # wizard: owner of the building
-        self.target = -1  # wizard: the building
+        self.owner = -1
+        self.target = -1
         self.starter = starter
         self.stage = 0
-        self.pool: list[list[int]] = [[] for _ in range(players)]
-        self.bres: list[list[int]] = [[0, 0, 0] for _ in range(players)]
-        self.commit: list[tuple[Any, ...] | None] = [None] * players
+        self.pool = [[] for _ in range(players)]
+        self.bid_resources = [[0, 0, 0] for _ in range(players)]
+        self.commit = [None] * players
         self.ready = [False] * players
-        self.sizes: list[int] = []
+        self.sizes = []
         self.values = [0] * players
-        self.trashed: list[list[int]] = [[] for _ in range(players)]  # bid value of each trashed card, per round
-        self.choices: dict[int, int] = {}  # target seat -> trashed card (sealed until all chose)
-        self.contenders: list[int] = []  # seats choosing in the current trash round
+        self.trashed = [[] for _ in range(players)]
+        self.choices = {}
+        self.contenders = []
         self.rounds = 0
         self.winner = -1
-        self.hut = [0] * players
-        self.conv: dict[int, int] = {}  # card -> counted resource type
-        self.ygg = [False] * players  # revealed a Ygg (protected from B5 on)
-        self.yggmark = [False] * players  # a Ygg stopped something
-        self.losers: list[int] = []
-        self.queue: list[tuple[int, int]] = []  # On Bid texts still to resolve: (seat, card)
-        self.loki: dict[int, int] = {}  # victim -> chooser
+        self.hut_extras = [0] * players
+        self.conversions = {}
+        self.ygg_revealed = [False] * players
+        self.ygg_stopped = [False] * players
+        self.losers = []
+        self.queue = []
+        self.loki_choosers = {}
         self.mishap = False
-        self.protected = [False] * players  # B10: kept out of the Mishap deal / the Wizard move stopped
-        self.tapfa = [False] * players
-        self.ncommit = [0] * players  # commit_bid entries so far (public: sealed entries are listed)
-        self.mishappers: list[int] = []
-        self.wizstop = False  # the Wizard move was stopped (N7)
+        self.protected = [False] * players
+        self.tapfa_on = [False] * players
+        self.commit_entries = [0] * players
+        self.mishap_committers = []
+        self.wizard_stopped = False
 
     def clone(self) -> "Bid":
         other = Bid.__new__(Bid)
@@ -139,7 +141,7 @@ class Bid:
         other.starter = self.starter
         other.stage = self.stage
         other.pool = [p[:] for p in self.pool]
-        other.bres = [p[:] for p in self.bres]
+        other.bid_resources = [p[:] for p in self.bid_resources]
         other.commit = self.commit[:]
         other.ready = self.ready[:]
         other.sizes = self.sizes[:]
@@ -149,30 +151,30 @@ class Bid:
         other.contenders = self.contenders[:]
         other.rounds = self.rounds
         other.winner = self.winner
-        other.hut = self.hut[:]
-        other.conv = dict(self.conv)
-        other.ygg = self.ygg[:]
-        other.yggmark = self.yggmark[:]
+        other.hut_extras = self.hut_extras[:]
+        other.conversions = dict(self.conversions)
+        other.ygg_revealed = self.ygg_revealed[:]
+        other.ygg_stopped = self.ygg_stopped[:]
         other.losers = self.losers[:]
         other.queue = self.queue[:]
-        other.loki = dict(self.loki)
+        other.loki_choosers = dict(self.loki_choosers)
         other.mishap = self.mishap
         other.protected = self.protected[:]
-        other.tapfa = self.tapfa[:]
-        other.ncommit = self.ncommit[:]
-        other.mishappers = self.mishappers[:]
-        other.wizstop = self.wizstop
+        other.tapfa_on = self.tapfa_on[:]
+        other.commit_entries = self.commit_entries[:]
+        other.mishap_committers = self.mishap_committers[:]
+        other.wizard_stopped = self.wizard_stopped
         return other
 
     def key(self) -> tuple[Any, ...]:
         return (
             self.kind, self.prize, self.owner, self.target, self.starter, self.stage,
-            tuple(map(tuple, self.pool)), tuple(map(tuple, self.bres)), tuple(self.commit),
+            tuple(map(tuple, self.pool)), tuple(map(tuple, self.bid_resources)), tuple(self.commit),
             tuple(self.ready), tuple(self.sizes), tuple(self.values), tuple(map(tuple, self.trashed)),
             tuple(sorted(self.choices.items())), tuple(self.contenders), self.rounds, self.winner,
-            tuple(self.hut), tuple(sorted(self.conv.items())), tuple(self.ygg), tuple(self.yggmark),
-            tuple(self.losers), tuple(self.queue), tuple(sorted(self.loki.items())), self.mishap,
-            tuple(self.protected), tuple(self.tapfa), tuple(self.ncommit), tuple(self.mishappers), self.wizstop,
+            tuple(self.hut_extras), tuple(sorted(self.conversions.items())), tuple(self.ygg_revealed), tuple(self.ygg_stopped),
+            tuple(self.losers), tuple(self.queue), tuple(sorted(self.loki_choosers.items())), self.mishap,
+            tuple(self.protected), tuple(self.tapfa_on), tuple(self.commit_entries), tuple(self.mishap_committers), self.wizard_stopped,
         )
 
 
@@ -247,7 +249,7 @@ class BiddingMixin(StateBase):
     def _bid_use(self, seat: int, use: tuple[Any, ...]) -> bool:
         """Carry out one resource use at B4; True when it needs a draw (a Hoard)."""
         assert self.bid is not None  # a bid is running (narrows Bid | None)
-        bres = self.bid.bres[seat]
+        bres = self.bid.bid_resources[seat]
         if use[0] == 0:  # tap
             b = use[1]
             kind = self.kind[b]
@@ -287,9 +289,9 @@ class BiddingMixin(StateBase):
             for card in commit[0] if commit is not None else ():
                 kind = kinds[card]
                 if kind == K_YGG:
-                    bid.ygg[seat] = True
-                if kind == K_MISHAP and seat not in bid.mishappers:
-                    bid.mishappers.append(seat)
+                    bid.ygg_revealed[seat] = True
+                if kind == K_MISHAP and seat not in bid.mishap_committers:
+                    bid.mishap_committers.append(seat)
                 if kind in tables.ON_BID:
                     queue.append((seat, card))
         bid.queue = queue
@@ -309,7 +311,7 @@ class BiddingMixin(StateBase):
         if kind == K_ORI:
             self.stack.append((T_ORI_TAKE, seat, tables.ORI_DRAW))
         elif kind == K_TAPFA:
-            bid.tapfa[seat] = True
+            bid.tapfa_on[seat] = True
         elif kind == K_PILING:
             self._prompt(P_ONBID, seat, (C_PILING, card))
         elif kind == K_FOOLS:
@@ -366,11 +368,11 @@ class BiddingMixin(StateBase):
 
     def _t_conv(self, task: TaskEntry) -> None:
         assert self.bid is not None  # a bid is running (narrows Bid | None)
-        self.bid.conv[task[1]] = task[2]
+        self.bid.conversions[task[1]] = task[2]
 
     def _t_loki(self, task: TaskEntry) -> None:
         assert self.bid is not None  # a bid is running (narrows Bid | None)
-        self.bid.loki[task[1]] = task[2]
+        self.bid.loki_choosers[task[1]] = task[2]
 
     def _t_steal(self, task: TaskEntry) -> None:
         assert self.bid is not None  # a bid is running (narrows Bid | None)
@@ -383,7 +385,7 @@ class BiddingMixin(StateBase):
         """A stopped N6 keeps the seat out of the Mishap deal; a stopped N7 keeps its building."""
         assert self.bid is not None  # a bid is running (narrows Bid | None)
         if task[2] == 7:
-            self.bid.wizstop = True
+            self.bid.wizard_stopped = True
         else:
             self.bid.protected[task[1]] = True
 
@@ -473,12 +475,12 @@ class BiddingMixin(StateBase):
         if a[0] == A_PASS:
             return
         if what == C_PILING:
-            bid.conv[a[2]] = SHINIES
+            bid.conversions[a[2]] = SHINIES
         elif what == C_FOOLS:
             card = a[2]
             victim = self._pool_of(card)
             if victim == seat:
-                bid.conv[card] = ROCKS
+                bid.conversions[card] = ROCKS
             else:
                 self._threaten(victim, 4, (T_CONV, card, ROCKS), seat)
         elif what == C_LOKI:
@@ -503,9 +505,9 @@ class BiddingMixin(StateBase):
         printed = tables.KVALUE_RES[self.kind[card]]
         if bid is None:
             return printed
-        if card in bid.conv:
-            return bid.conv[card]
-        if printed == ROCKS and seat >= 0 and bid.tapfa[seat]:
+        if card in bid.conversions:
+            return bid.conversions[card]
+        if printed == ROCKS and seat >= 0 and bid.tapfa_on[seat]:
             return SHINIES
         return printed
 
@@ -523,7 +525,7 @@ class BiddingMixin(StateBase):
         currency = tables.CURRENCY[BID_KINDS[bid.kind]]
         for seat in range(self.players):
             value = sum(self.card_bid_value(c, seat) for c in bid.pool[seat])
-            value += sum(bid.bres[seat][r] for r in currency)
+            value += sum(bid.bid_resources[seat][r] for r in currency)
             if BOOZE in currency:
                 value += tables.DISTILLERY_BONUS * sum(
                     1 for b in self.town[seat] if self.kind[b] == tables.DISTILLERY and self.finished(b)
@@ -547,13 +549,13 @@ class BiddingMixin(StateBase):
 
     def _trash_choosers(self) -> list[int]:
         assert self.bid is not None  # a bid is running (narrows Bid | None)
-        loki = self.bid.loki
+        loki = self.bid.loki_choosers
         return sorted({loki.get(t, t) for t in self._trash_targets()})
 
     def _trash_done(self, chooser: int) -> bool:
         bid = self.bid
         assert bid is not None  # a bid is running (narrows Bid | None)
-        return all(t in bid.choices for t in self._trash_targets() if bid.loki.get(t, t) == chooser)
+        return all(t in bid.choices for t in self._trash_targets() if bid.loki_choosers.get(t, t) == chooser)
 
     def _open_trash_round(self) -> None:
         if self._trash_targets():
@@ -625,7 +627,7 @@ class BiddingMixin(StateBase):
         # B10: end-of-bid protection, each affected player in turn order (pushed in reverse)
         threats: list[tuple[int, int, int]] = []
         if bid.mishap:
-            threats.extend((p, 6, -1) for p in order if p not in bid.mishappers)
+            threats.extend((p, 6, -1) for p in order if p not in bid.mishap_committers)
         if bid.kind == BID_WIZARD and winner >= 0 and winner != bid.owner:
             threats.append((bid.owner, 7, bid.starter))
         for victim, code, source in reversed(threats):
@@ -654,22 +656,22 @@ class BiddingMixin(StateBase):
                 if kinds[c] == K_POLITICS:
                     self.trash.append(c)
                 elif kinds[c] == K_YGG:
-                    (self.discard[seat] if bid.yggmark[seat] else self.trash).append(c)
+                    (self.discard[seat] if bid.ygg_stopped[seat] else self.trash).append(c)
                 else:
                     keep.append(c)
             bid.pool[seat] = keep
         deal: list[int] = []
         for seat in range(self.players):
-            if bid.mishap and not (bid.protected[seat] and seat not in bid.mishappers):
+            if bid.mishap and not (bid.protected[seat] and seat not in bid.mishap_committers):
                 for c in bid.pool[seat]:
                     (self.discard[seat] if tables.IS_DWARF[kinds[c]] else deal).append(c)
             else:
                 self.discard[seat].extend(bid.pool[seat])
             bid.pool[seat] = []
-            bid.bres[seat] = [0, 0, 0]
+            bid.bid_resources[seat] = [0, 0, 0]
         for seat in reversed(self.turn_order(self.active)):
-            if bid.hut[seat]:
-                self.stack.append((T_HUT_TRASH, seat, bid.hut[seat]))
+            if bid.hut_extras[seat]:
+                self.stack.append((T_HUT_TRASH, seat, bid.hut_extras[seat]))
         if deal:
             for c in deal:
                 self._set_aside(c, -1)
@@ -679,7 +681,7 @@ class BiddingMixin(StateBase):
         """§9.7: card i goes to the i-th unprotected player, in turn order from the active player."""
         bid = self.bid
         assert bid is not None  # a bid is running (narrows Bid | None)
-        targets = [p for p in self.turn_order(self.active) if not (bid.protected[p] and p not in bid.mishappers)]
+        targets = [p for p in self.turn_order(self.active) if not (bid.protected[p] and p not in bid.mishap_committers)]
         for i, c in enumerate(order):
             self._unaside(c)
             self.discard[targets[i % len(targets)]].append(c)
@@ -697,7 +699,7 @@ class BiddingMixin(StateBase):
         assert bid is not None  # a bid is running (narrows Bid | None)
         if bid.kind == BID_WIZARD:
             b, owner, winner = bid.target, bid.owner, bid.winner
-            if winner < 0 or winner == owner or bid.wizstop or b not in self.town[owner]:
+            if winner < 0 or winner == owner or bid.wizard_stopped or b not in self.town[owner]:
                 return
             if tables.IS_PROJECT[self.kind[b]] and self.owns_project(winner):
                 return  # MH-84

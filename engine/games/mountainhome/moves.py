@@ -474,7 +474,7 @@ class MovesMixin(StateBase):
         assert bid is not None  # a bid is running (narrows Bid | None)
         acts: list[tuple[Any, ...]] = []
         for t in self._trash_targets():
-            if bid.loki.get(t, t) == seat and t not in bid.choices:
+            if bid.loki_choosers.get(t, t) == seat and t not in bid.choices:
                 acts.extend((A_TRASH, c, -1 if t == seat else t) for c in self.eligible(t))
         return acts
 

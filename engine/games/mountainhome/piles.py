@@ -154,7 +154,7 @@ class PilesMixin(StateBase):
         self.hand[seat].append(card)
         if hut:
             assert self.bid is not None  # a bid is running (narrows Bid | None)
-            self.bid.hut[seat] += 1  # a Hut extra actually drawn (MH-89)
+            self.bid.hut_extras[seat] += 1  # a Hut extra actually drawn (MH-89)
         if n > 1:
             self.stack.append((T_DRAW, seat, n - 1, 1) if hut else (T_DRAW, seat, n - 1))
         if tables.KVALUE_RES[self.kind[card]] == ROCKS and self.in_area(K_GOLEMS):

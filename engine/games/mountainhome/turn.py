@@ -540,9 +540,9 @@ class TurnMixin(StateBase):
 
     def _ygg_stops(self, victim: int, source: int) -> bool:
         bid = self.bid
-        if bid is None or source == victim or not bid.ygg[victim]:
+        if bid is None or source == victim or not bid.ygg_revealed[victim]:
             return False
-        bid.yggmark[victim] = True
+        bid.ygg_stopped[victim] = True
         return True
 
     def _t_threaten(self, task: TaskEntry) -> None:

@@ -144,7 +144,7 @@ def observation(state: StateBase, seat: int | None) -> dict[str, Any]:
             "kind": ("dwarf", "party", "wizard")[bid.kind],
             "prize": names[bid.prize] if bid.prize >= 0 else None,
             "ready": list(bid.ready),
-            "committed": [n > 0 for n in bid.ncommit],  # who has sent a commit_bid (not what)
+            "committed": [n > 0 for n in bid.commit_entries],  # who has sent a commit_bid (not what)
             "pools": [nm(p) for p in bid.pool] if revealed else None,
             "values": list(bid.values) if revealed else None,
             "my_commit": _commit_json(state, commit) if seat is not None and (commit := bid.commit[seat]) else None,
@@ -212,17 +212,17 @@ def _bid_json(state: StateBase, bid: Bid, seat: int | None, commits: list[Any]) 
     sealed_trash = state.prompt == P_TRASH and state.bid is bid
     return {
         "kind": bid.kind, "prize": bid.prize, "owner": bid.owner, "target": bid.target, "starter": bid.starter,
-        "stage": bid.stage, "pool": _j(bid.pool), "bres": _j(bid.bres), "commit": commits,
+        "stage": bid.stage, "pool": _j(bid.pool), "bres": _j(bid.bid_resources), "commit": commits,
         "ready": [int(r) for r in bid.ready], "sizes": list(bid.sizes), "values": list(bid.values),
         "trashed": _j(bid.trashed),
-        "choices": sorted([t, c] for t, c in bid.choices.items() if not sealed_trash or bid.loki.get(t, t) == seat),
+        "choices": sorted([t, c] for t, c in bid.choices.items() if not sealed_trash or bid.loki_choosers.get(t, t) == seat),
         "chosen": sorted(bid.choices) if sealed_trash else None,
-        "contenders": list(bid.contenders), "rounds": bid.rounds, "winner": bid.winner, "hut": list(bid.hut),
-        "conv": sorted([c, r] for c, r in bid.conv.items()),
-        "ygg": [int(x) for x in bid.ygg], "yggmark": [int(x) for x in bid.yggmark], "losers": list(bid.losers),
-        "queue": _j(bid.queue), "loki": sorted([v, c] for v, c in bid.loki.items()), "mishap": int(bid.mishap),
-        "protected": [int(x) for x in bid.protected], "tapfa": [int(x) for x in bid.tapfa],
-        "ncommit": list(bid.ncommit), "mishappers": list(bid.mishappers), "wizstop": int(bid.wizstop),
+        "contenders": list(bid.contenders), "rounds": bid.rounds, "winner": bid.winner, "hut": list(bid.hut_extras),
+        "conv": sorted([c, r] for c, r in bid.conversions.items()),
+        "ygg": [int(x) for x in bid.ygg_revealed], "yggmark": [int(x) for x in bid.ygg_stopped], "losers": list(bid.losers),
+        "queue": _j(bid.queue), "loki": sorted([v, c] for v, c in bid.loki_choosers.items()), "mishap": int(bid.mishap),
+        "protected": [int(x) for x in bid.protected], "tapfa": [int(x) for x in bid.tapfa_on],
+        "ncommit": list(bid.commit_entries), "mishappers": list(bid.mishap_committers), "wizstop": int(bid.wizard_stopped),
     }
 
 
@@ -232,7 +232,7 @@ def _bid_from(data: dict[str, Any], n: int) -> Bid:
     bid.target = data["target"]
     bid.stage = data["stage"]
     bid.pool = [list(p) for p in data["pool"]]
-    bid.bres = [list(p) for p in data["bres"]]
+    bid.bid_resources = [list(p) for p in data["bres"]]
     bid.commit = [_t(c) if c is not None else None for c in data["commit"]]
     bid.ready = [bool(r) for r in data["ready"]]
     bid.sizes = list(data["sizes"])
@@ -242,19 +242,19 @@ def _bid_from(data: dict[str, Any], n: int) -> Bid:
     bid.contenders = list(data["contenders"])
     bid.rounds = data["rounds"]
     bid.winner = data["winner"]
-    bid.hut = list(data["hut"])
-    bid.conv = {c: r for c, r in data["conv"]}
-    bid.ygg = [bool(x) for x in data["ygg"]]
-    bid.yggmark = [bool(x) for x in data["yggmark"]]
+    bid.hut_extras = list(data["hut"])
+    bid.conversions = {c: r for c, r in data["conv"]}
+    bid.ygg_revealed = [bool(x) for x in data["ygg"]]
+    bid.ygg_stopped = [bool(x) for x in data["yggmark"]]
     bid.losers = list(data["losers"])
     bid.queue = [tuple(q) for q in data["queue"]]
-    bid.loki = {v: c for v, c in data["loki"]}
+    bid.loki_choosers = {v: c for v, c in data["loki"]}
     bid.mishap = bool(data["mishap"])
     bid.protected = [bool(x) for x in data["protected"]]
-    bid.tapfa = [bool(x) for x in data["tapfa"]]
-    bid.ncommit = list(data["ncommit"])
-    bid.mishappers = list(data["mishappers"])
-    bid.wizstop = bool(data["wizstop"])
+    bid.tapfa_on = [bool(x) for x in data["tapfa"]]
+    bid.commit_entries = list(data["ncommit"])
+    bid.mishap_committers = list(data["mishappers"])
+    bid.wizard_stopped = bool(data["wizstop"])
     return bid
 
 
@@ -514,7 +514,7 @@ def _deal(state: MountainhomeState, context: tuple[Any, ...], seat: int, rng: Ra
         # another seat's sealed commitment (only "it has committed" is public): any cards it may commit,
         # each kept with probability 1/2 -- without this the deal would show it bidding nothing
         for j in range(n):
-            if j != seat and bid.commit[j] is None and bid.ncommit[j] > 0:
+            if j != seat and bid.commit[j] is None and bid.commit_entries[j] > 0:
                 bid.commit[j] = (tuple(c for c in state.commit_cards_available(j) if rng.randrange(2)), ())
     if state.bid is not None and chosen:
         for target in chosen:  # sealed trash choices of other seats: any eligible card
