@@ -11,10 +11,11 @@ Layout of the state (see docs/games/mountainhome.md, "Design"):
   list copy).  ``_advance`` runs tasks until a prompt or a chance node is due.
 
 The fields are declared once, in base.py; the rules live in mixins by job, each a module of
-its own: ``turn`` (setup, the turn, dwarf uses, events, threats, the end and the scores),
-``piles`` (hidden piles, drawing and chance nodes), ``payment``, ``bidding``, ``moves`` (legal
-actions, why one is illegal), ``apply``, ``notation`` (the record codec) and ``view``
-(observations, redaction, determinization).  Names come from ``constants``.
+its own: ``turn`` (setup, the turn, construction, recurring events, the end and the scores),
+``dwarves`` (dwarf uses, Karina, negative effects with Ygg and Lagertha), ``piles`` (hidden
+piles, drawing and chance nodes), ``payment``, ``bidding``, ``moves`` (legal actions, why one
+is illegal), ``apply``, ``notation`` (the record codec) and ``view`` (observations, redaction,
+determinization).  Names come from ``constants``.
 
 Every card effect of §22 is implemented; :class:`MissingRuleError` remains only as
 the guard of fall-through branches no rule reaches.
@@ -37,6 +38,7 @@ from . import tables
 from .apply import ApplyMixin
 from .base import StateBase
 from .bidding import Bid, BiddingMixin
+from .dwarves import DwarvesMixin
 from .constants import (
     GAME_ID,
     K_FORTRESS,
@@ -154,7 +156,7 @@ NOT_IN_KEY = frozenset(("layout", "names", "kind_numbers", "created"))  # they f
 
 
 class MountainhomeState(
-    TurnMixin, PilesMixin, ApplyMixin, PaymentMixin, BiddingMixin, MovesMixin, CodecMixin, ObservationMixin, State,
+    TurnMixin, DwarvesMixin, PilesMixin, ApplyMixin, PaymentMixin, BiddingMixin, MovesMixin, CodecMixin, ObservationMixin, State,
 ):
     """The whole table.  Its fields are declared in base.py, its methods live in mixins by job (turn.py, piles.py, ...)."""
 
