@@ -66,19 +66,19 @@ def _mountainhome(state: Any, margin_weight: float) -> list[float]:
     """
     if state.over:
         return terminal_reward(state, margin_weight)
-    from engine.games.mountainhome import tables as T
+    from engine.games.mountainhome import tables
 
-    ksteps = T.KSTEPS
-    kfinished = T.KVP_FINISHED
+    ksteps = tables.KSTEPS
+    kfinished = tables.KVP_FINISHED
     kinds = state.kind
-    prog = state.prog
-    n = state.n
+    steps_done = state.steps_done
+    n = state.players
     est = []
     for s in range(n):
         v = float(state.vp(s))
         for b in state.town[s]:
             k = kinds[b]
-            done = prog.get(b, 0)
+            done = steps_done.get(b, 0)
             total = len(ksteps[k])
             if 0 < done < total:
                 v += MH_HALF_BUILT * kfinished[k] * done / total
@@ -86,14 +86,14 @@ def _mountainhome(state: Any, margin_weight: float) -> list[float]:
     bid = state.bid
     if bid is not None:
         for s in range(n):  # each commit_bid entry costs a little, or a search could re-commit forever
-            est[s] -= MH_COMMIT_COST * bid.ncommit[s]
+            est[s] -= MH_COMMIT_COST * bid.commit_entries[s]
     if bid is not None and bid.stage <= 1 and bid.kind <= 1:
         values = []
         for s in range(n):
             commit = bid.commit[s]
             values.append(sum(state.card_bid_value(c, s) for c in commit[0]) if commit else 0)
         if bid.kind == 0:
-            win, lose = (float(T.KVP_FIXED[kinds[bid.prize]]) or 0.5) if bid.prize >= 0 else 0.0, 0.0
+            win, lose = (float(tables.KVP_FIXED[kinds[bid.prize]]) or 0.5) if bid.prize >= 0 else 0.0, 0.0
         else:
             win, lose = 0.5, -1.0
         for s in range(n):
@@ -135,9 +135,9 @@ def _mountainhome_public(state: Any) -> tuple[Any, ...]:
     trash = state.trash
     return (
         pk, pseat, tuple(map(len, state.hand)), tuple(map(len, state.draw)),
-        tuple(d[-1] if d else -1 for d in state.disc), tuple(map(len, state.disc)), tuple(state.slots),
-        tuple(state.aside), tuple(state.area), len(trash), trash[-1] if trash else -1, len(state.xp),
-        state.found, tuple(state.apool), revealed,
+        tuple(d[-1] if d else -1 for d in state.discard), tuple(map(len, state.discard)), tuple(state.shop_slots),
+        tuple(state.aside_cards), tuple(state.shared_area), len(trash), trash[-1] if trash else -1,
+        len(state.exploration), state.dwarves_found, tuple(state.action_pool), revealed,
     )
 
 

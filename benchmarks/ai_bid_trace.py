@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
         action, _ = _choose(game, state, seat, sides[seat], _mix(args.seed, args.game, events, seat), None)
         if state.prompt == P_COMMIT:
             bid = state.bid
-            print(f"seat {seat} ({specs[seat]}) entries so far {bid.ncommit[seat]}: "
+            print(f"seat {seat} ({specs[seat]}) entries so far {bid.commit_entries[seat]}: "
                   f"{json.dumps(state.action_to_json(seat, action))}", flush=True)
         state.apply(seat, action)
         events += 1

@@ -218,7 +218,7 @@ def test_mountainhome_evaluation_values_a_higher_sealed_bid_and_charges_each_rec
     assert evaluate(richer, 0.1)[0] > base[0]
     assert evaluate(richer, 0.1)[1] < base[1]
     again = richer.clone()
-    again.bid.ncommit[0] += 3
+    again.bid.commit_entries[0] += 3
     assert evaluate(again, 0.1)[0] < evaluate(richer, 0.1)[0]
 
 

@@ -84,7 +84,7 @@ def test_timed_ismcts_bot_plays_a_legal_mountainhome_move_from_world_samples() -
             continue
         seat = state.to_move()[0]
         legal = state.legal_actions(seat)
-        if len(legal) > 1 and state.nact > 6:
+        if len(legal) > 1 and state.actions_applied > 6:
             break
         state.apply(seat, legal[rng.randrange(len(legal))])
     bot = ai_peer_ismcts.peer_bot(osgame, game, 5.0, 7)

@@ -62,8 +62,8 @@ def test_e12_tapfa_and_fools_gold() -> None:
     assert state.bid.values == [3, 6]
     act(state, 0, "trash", card="rocks-3#1")
     act(state, 1, "trash", card="fools#1")
-    assert inst(state, "kartok#1") in state.disc[BO] and state.found == 1
-    assert {inst(state, "tapfa#1"), inst(state, "shinies-4#1")} <= set(state.disc[ADA])
+    assert inst(state, "kartok#1") in state.discard[BO] and state.dwarves_found == 1
+    assert {inst(state, "tapfa#1"), inst(state, "shinies-4#1")} <= set(state.discard[ADA])
 
 
 def test_strategic_piling_played_turns_the_next_rocks_into_shinies() -> None:
@@ -72,7 +72,7 @@ def test_strategic_piling_played_turns_the_next_rocks_into_shinies() -> None:
     act(state, 0, "play_action", card="piling#1")
     act(state, 0, "play_treasure", card="rocks-3#1")
     act(state, 0, "play_treasure", card="rocks-2#1")
-    assert state.apool == [2, 3, 0]
+    assert state.action_pool == [2, 3, 0]
 
 
 def test_strategic_piling_on_bid_converts_one_own_rocks_card() -> None:
@@ -96,7 +96,7 @@ def test_faulty_minecarts_cuts_every_pool_to_three_resource_cards() -> None:
     assert state.to_move() == (ADA,)
     act(state, 0, "choose", keep=["shinies-2#1", "shinies-3#1", "booze-1#1"])
     act(state, 1, "choose", keep=["shinies-2#2", "booze-3#2"])
-    assert inst(state, "shinies-1#1") in state.disc[ADA]
+    assert inst(state, "shinies-1#1") in state.discard[ADA]
     assert state.bid.values == [6, 5]
 
 
@@ -114,7 +114,7 @@ def test_logistical_mishap_deals_the_pools_out() -> None:
     assert sorted(cards) == ["booze-2#1", "shinies-3#2"]
     chance(state, {"kind": "deal_order", "order": ["shinies-3#2", "booze-2#1"]})
     # dealt from the active player (Ada): Ada gets the first card, Bo the second
-    assert inst(state, "shinies-3#2") in state.disc[ADA] and inst(state, "booze-2#1") in state.disc[BO]
+    assert inst(state, "shinies-3#2") in state.discard[ADA] and inst(state, "booze-2#1") in state.discard[BO]
 
 
 def test_ygg_stops_cuttbeard_politics_and_goes_home() -> None:
@@ -126,11 +126,11 @@ def test_ygg_stops_cuttbeard_politics_and_goes_home() -> None:
     act(state, 0, "ready")
     act(state, 1, "ready")
     act(state, 1, "choose", card="shinies-3#1")
-    assert inst(state, "shinies-3#1") in state.bid.pool[ADA] and state.bid.yggmark[ADA]
+    assert inst(state, "shinies-3#1") in state.bid.pool[ADA] and state.bid.ygg_stopped[ADA]
     assert state.to_move() == (0, 1)
     act(state, 0, "trash", card="shinies-3#1")
     act(state, 1, "trash", card="shinies-2#2")
-    assert inst(state, "ygg#1") in state.disc[ADA] and inst(state, "politics#1") in state.trash
+    assert inst(state, "ygg#1") in state.discard[ADA] and inst(state, "politics#1") in state.trash
 
 
 def test_cuttbeard_politics_steals_a_card_for_good_and_ygg_unused_is_trashed() -> None:
@@ -145,7 +145,7 @@ def test_cuttbeard_politics_steals_a_card_for_good_and_ygg_unused_is_trashed() -
     assert inst(state, "shinies-3#1") in state.bid.pool[BO]
     act(state, 0, "trash", card="booze-1#1")
     act(state, 1, "trash", card="shinies-2#2")
-    assert inst(state, "shinies-3#1") in state.disc[BO]
+    assert inst(state, "shinies-3#1") in state.discard[BO]
     assert inst(state, "ygg#1") in state.trash and inst(state, "politics#1") in state.trash
 
 
@@ -170,7 +170,7 @@ def test_wizard_auctioneer_moves_a_building_to_the_winner() -> None:
     act(state, 0, "ready")
     act(state, 1, "ready")  # Bo has +2 S of bid value, Ada 3
     act(state, 0, "trash", card="shinies-3#1")
-    assert inst(state, "mine#1") in state.town[ADA] and inst(state, "wizard#1") in state.disc[ADA]
+    assert inst(state, "mine#1") in state.town[ADA] and inst(state, "wizard#1") in state.discard[ADA]
     assert state.prompt == P_ACTION and state.to_move() == (ADA,)
 
 
@@ -182,8 +182,8 @@ def test_trash_panda_rescues_cards_and_a_hangover_for_another_player() -> None:
     state.trash.append(hangover)
     act(state, 0, "play_action", card="panda#1",
         moves=[{"card": "shinies-4#1", "to": 0}, {"card": "hangover#1", "to": 1}])
-    assert inst(state, "shinies-4#1") in state.disc[ADA] and hangover in state.disc[BO]
-    assert inst(state, "panda#1") in state.disc[ADA]
+    assert inst(state, "shinies-4#1") in state.discard[ADA] and hangover in state.discard[BO]
+    assert inst(state, "panda#1") in state.discard[ADA]
 
 
 # ---------------------------------------------------------------- immediate events
@@ -196,7 +196,7 @@ def test_dwarven_grace_charity_gives_each_player_a_resource_card() -> None:
     assert inst(state, "shinies-2#3") in state.hand[ADA] and inst(state, "rocks-4#1") in state.hand[BO]
     assert set(state.prompt_data[1]) == {inst(state, "party#2"), inst(state, "charity#1")}
     state.apply(CHANCE, state.sample_chance(random.Random(0)))
-    assert inst(state, "charity#1") in state.xp and inst(state, "party#2") in state.xp
+    assert inst(state, "charity#1") in state.exploration and inst(state, "party#2") in state.exploration
 
 
 def test_turn_order_starts_with_the_given_seat_and_wraps_section_0() -> None:
@@ -272,10 +272,10 @@ def test_e10_party_at_the_dining_hall() -> None:
     act(state, 0, "trash", card="shinies-3#1")
     act(state, 2, "trash", card="booze-1#3")
     assert state.bid.losers == [CY]
-    assert state.names[state.disc[CY][-1]] == "hangover#1"
+    assert state.names[state.discard[CY][-1]] == "hangover#1"
     assert state.to_move() == (BO,)
     act(state, 1, "choose", explore=True)
-    assert inst(state, "shinies-2#4") in state.disc[BO]
+    assert inst(state, "shinies-2#4") in state.discard[BO]
     assert state.current_player() == CHANCE and state.prompt_data == ("insert", inst(state, "party#1"))
 
 
@@ -293,7 +293,7 @@ def test_lagertha_stops_a_party_hangover_n9() -> None:
     act(state, 1, "trash", card="booze-3#2")
     assert state.to_move() == (ADA,) and state.prompt == 6  # Lagertha window for the worst loser
     act(state, 0, "react", card="lagertha#1")
-    assert not any(state.names[c].startswith("hangover") for c in state.disc[ADA])
+    assert not any(state.names[c].startswith("hangover") for c in state.discard[ADA])
 
 
 # ---------------------------------------------------------------- recurring events
@@ -302,10 +302,10 @@ def test_lagertha_stops_a_party_hangover_n9() -> None:
 def test_consultants_puts_the_bought_blueprint_in_town_with_a_step_done() -> None:
     state = at_action_step(shop=["mine#1", "quarry#1", "forge#1"])
     put(state, "consultants#1", "area")
-    state.apool = [0, 7, 0]
+    state.action_pool = [0, 7, 0]
     act(state, 0, "buy", slot=0, consultants=True)
     mine = inst(state, "mine#1")
-    assert mine in state.town[ADA] and state.prog[mine] == 1 and state.apool == [0, 0, 0]
+    assert mine in state.town[ADA] and state.steps_done[mine] == 1 and state.action_pool == [0, 0, 0]
     assert state.counters[inst(state, "consultants#1")] == [ADA]
 
 
@@ -325,7 +325,7 @@ def test_e4_golems_resolve_at_x_counters() -> None:
         settle(state)
     act(state, 2, "choose", card="rocks-4#1", option="trash")
     act(state, 2, "choose", card="rocks-2#3", option="trash")
-    assert golems in state.trash and state.tokens[0] == 1 and state.tokens[2] == 2
+    assert golems in state.trash and state.vp_tokens[0] == 1 and state.vp_tokens[2] == 2
 
 
 def test_e8_golems_with_a_reshuffle() -> None:
@@ -336,11 +336,11 @@ def test_e8_golems_with_a_reshuffle() -> None:
     golems = put(state, "golems#1", "area")
     state.counters[golems] = [BO]
     state.draw[ADA] = state.draw[ADA][2:]  # 4 cards left: rocks-2, ruby-hall, tobias... (top is the end)
-    state.disc[ADA].extend(state.layout.index[n] for n in ["rocks-3#1", "rocks-1#1"])
+    state.discard[ADA].extend(state.layout.index[n] for n in ["rocks-3#1", "rocks-1#1"])
     act(state, 0, "end_action_step")
     assert state.prompt == P_CHOOSE and state.prompt_data[0] == 2
     act(state, 0, "choose", card=state.names[state.prompt_data[1]], option="trash")
-    assert golems in state.trash and state.tokens == [1, 1]
+    assert golems in state.trash and state.vp_tokens == [1, 1]
     assert state.current_player() == CHANCE and state.prompt_data[0] == "shuffle"
 
 
@@ -354,7 +354,7 @@ def test_dragon_attack_discard_a_dwarf_or_lose_a_step() -> None:
     assert state.prompt == P_CHOOSE and state.prompt_data == (3, dragon)
     act(state, 0, "choose", option="damage", building="mine#1")
     mine = inst(state, "mine#1")
-    assert state.prog[mine] == 1 and not state.finished(mine)
+    assert state.steps_done[mine] == 1 and not state.finished(mine)
     state2 = new_game(2, explore=["shinies-2#3"], decks={ADA: ["shinies-1#1", "shinies-2#1", "shinies-3#1", "booze-1#1",
                       "booze-2#1", "booze-3#1", "tobias#1", "rocks-1#1", "rocks-2#1", "rocks-3#1", "tapfa#1", "ruby-hall#1"]})
     dragon = put(state2, "dragon#1", "area")
@@ -367,10 +367,10 @@ def test_dragon_attack_resolution_brings_the_lair_into_play_mh_57() -> None:
     state = at_action_step()
     dragon = put(state, "dragon#1", "area")
     lair = inst(state, "lair#1")
-    assert lair in state.xp
+    assert lair in state.exploration
     state.counters[dragon] = [BO]
     state._add_counter(dragon, ADA)
-    assert lair in state.area and lair not in state.xp and state.tokens == [2, 2]
+    assert lair in state.shared_area and lair not in state.exploration and state.vp_tokens == [2, 2]
 
 
 def test_goblins_add_a_counter_then_ask_for_an_option() -> None:
@@ -399,7 +399,7 @@ def test_reorganisation_draws_k_and_puts_k_back_privately() -> None:
     act(state, 0, "choose", order=back)
     assert len(state.hand[ADA]) == hand_before - 2
     assert [state.names[c] for c in reversed(state.draw[ADA][-2:])] == back
-    assert state.private[ADA]["top"] == tuple(inst(state, c) for c in back)
+    assert state.private_knowledge[ADA]["top"] == tuple(inst(state, c) for c in back)
     assert view_bo["engine"]["private"] == []
     det = state.determinize(ADA, random.Random(3))
     assert [det.names[c] for c in reversed(det.draw[ADA][-2:])] == back
@@ -434,11 +434,11 @@ def test_ygg_keeps_a_player_out_of_the_mishap_deal_n6() -> None:
     act(state, 1, "ready")
     act(state, 0, "trash", card="shinies-2#1")
     act(state, 1, "trash", card="mishap#1")
-    assert state.bid.protected[ADA] and state.bid.yggmark[ADA]
+    assert state.bid.protected[ADA] and state.bid.ygg_stopped[ADA]
     assert state.current_player() == CHANCE and names(state, state.prompt_data[1]) == ["shinies-3#2"]
     chance(state, {"kind": "deal_order", "order": ["shinies-3#2"]})
-    assert inst(state, "booze-2#1") in state.disc[ADA] and inst(state, "ygg#2") in state.disc[ADA]
-    assert inst(state, "shinies-3#2") in state.disc[BO]  # the only unprotected player
+    assert inst(state, "booze-2#1") in state.discard[ADA] and inst(state, "ygg#2") in state.discard[ADA]
+    assert inst(state, "shinies-3#2") in state.discard[BO]  # the only unprotected player
 
 
 def test_ygg_stops_loki_n2() -> None:
@@ -449,7 +449,7 @@ def test_ygg_stops_loki_n2() -> None:
     act(state, 0, "ready")
     act(state, 1, "ready")
     state.apply_event({"player": 0, "action": {"do": "choose", "seat": 1}})
-    assert state.bid.loki == {} and state.bid.yggmark[BO]
+    assert state.bid.loki_choosers == {} and state.bid.ygg_stopped[BO]
     assert state.to_move() == (0, 1)  # Bo makes his own trash choice
 
 
@@ -492,7 +492,7 @@ def test_a_hoard_used_in_a_bid_draws_at_reveal_too_late_to_commit_mh_50() -> Non
     act(state, 1, "ready")
     settle(state)
     assert hoard in state.trash and len(state.hand[BO]) == size  # -1 Hoard +1 drawn
-    assert inst(state, "kartok#1") in state.disc[BO]  # 3 shinies of bid resources won
+    assert inst(state, "kartok#1") in state.discard[BO]  # 3 shinies of bid resources won
 
 
 def test_a_pawn_shop_use_in_a_bid_stores_the_card_and_counts_its_value() -> None:
@@ -504,7 +504,7 @@ def test_a_pawn_shop_use_in_a_bid_stores_the_card_and_counts_its_value() -> None
     act(state, 0, "ready")
     act(state, 1, "ready")
     assert state.stored[inst(state, "pawnshop#1")] == [inst(state, "booze-3#2")]
-    assert inst(state, "kartok#1") in state.disc[BO]
+    assert inst(state, "kartok#1") in state.discard[BO]
 
 
 def test_doubling_covers_taps_in_resource_windows_mh_88() -> None:
@@ -517,8 +517,8 @@ def test_doubling_covers_taps_in_resource_windows_mh_88() -> None:
     act(state, 0, "commit_bid", cards=[], uses=[{"tap": "brewery#1"}])
     act(state, 0, "ready")
     act(state, 1, "ready")
-    assert inst(state, "didi#1") in state.disc[ADA]
-    assert state.found == 1
+    assert inst(state, "didi#1") in state.discard[ADA]
+    assert state.dwarves_found == 1
 
 
 def test_goblins_payment_window_takes_a_booze_card_and_piling_does_not_apply() -> None:
@@ -534,9 +534,9 @@ def test_goblins_payment_window_takes_a_booze_card_and_piling_does_not_apply() -
     assert {"do": "choose", "option": "discard", "card": "booze-1#1"} not in listed
     # a longer source list than needed is still legal (leftovers are lost)
     act(state, 0, "choose", option="pay", sources=[{"card": "booze-1#1"}, {"card": "booze-2#1"}])
-    assert {inst(state, "booze-1#1"), inst(state, "booze-2#1")} <= set(state.disc[ADA])
+    assert {inst(state, "booze-1#1"), inst(state, "booze-2#1")} <= set(state.discard[ADA])
     with pytest.raises(IllegalActionError):
-        state.check(ADA, (24, 4, 2, ((0, inst(state, "booze-3#1")),), state.nact - 1))
+        state.check(ADA, (24, 4, 2, ((0, inst(state, "booze-3#1")),), state.actions_applied - 1))
 
 
 def test_fools_gold_may_pick_nothing_mh_52() -> None:
@@ -548,7 +548,7 @@ def test_fools_gold_may_pick_nothing_mh_52() -> None:
     act(state, 1, "ready")
     assert state.prompt == P_ONBID and state.to_move() == (ADA,)
     act(state, 0, "pass")
-    assert state.bid.conv == {} and state.bid.values == [3, 2]
+    assert state.bid.conversions == {} and state.bid.values == [3, 2]
 
 
 def test_politics_with_nothing_to_take_is_skipped() -> None:
@@ -573,7 +573,7 @@ def test_pawning_again_returns_the_old_card_to_the_discard_pile_mh_28() -> None:
     state.tapped[inst(state, "pawnshop#1")] = False  # as after a Workshop untap
     act(state, 0, "tap", building="pawnshop#1", card="rocks-2#1")
     assert state.stored[inst(state, "pawnshop#1")] == [inst(state, "rocks-2#1")]
-    assert inst(state, "booze-3#1") in state.disc[ADA] and state.apool == [0, 5, 0]
+    assert inst(state, "booze-3#1") in state.discard[ADA] and state.action_pool == [0, 5, 0]
 
 
 def test_dragon_damage_unfinishing_a_building_returns_its_stored_cards_mh_29() -> None:
@@ -586,8 +586,8 @@ def test_dragon_damage_unfinishing_a_building_returns_its_stored_cards_mh_29() -
     settle(state)  # 5 cards left in the draw pile: the discard pile is reshuffled for the sixth
     act(state, 0, "choose", option="damage", building="warehouse#1")
     w = inst(state, "warehouse#1")
-    assert state.prog[w] == 1 and not state.finished(w) and state.tapped[w]
-    assert inst(state, "rocks-3#1") in state.disc[ADA] and not state.stored.get(w)
+    assert state.steps_done[w] == 1 and not state.finished(w) and state.tapped[w]
+    assert inst(state, "rocks-3#1") in state.discard[ADA] and not state.stored.get(w)
 
 
 def test_a_recurring_event_applies_in_the_revealing_turns_prepare_step_mh_62() -> None:
@@ -595,7 +595,7 @@ def test_a_recurring_event_applies_in_the_revealing_turns_prepare_step_mh_62() -
     act(state, 0, "end_action_step")
     settle(state)
     goblins = inst(state, "goblins#1")
-    assert goblins in state.area and state.counters[goblins] == [ADA]
+    assert goblins in state.shared_area and state.counters[goblins] == [ADA]
 
 
 def test_golems_applies_to_bid_draws_too_mh_36() -> None:
@@ -610,7 +610,7 @@ def test_golems_applies_to_bid_draws_too_mh_36() -> None:
         act(state, state.to_move()[0], "choose", card=state.names[state.prompt_data[1]], option="discard")
         settle(state)
     act(state, 1, "choose", card="rocks-1#2", option="discard")
-    assert inst(state, "rocks-1#2") in state.disc[BO] and state.counters[inst(state, "golems#1")] == []
+    assert inst(state, "rocks-1#2") in state.discard[BO] and state.counters[inst(state, "golems#1")] == []
 
 
 def test_non_active_players_keep_their_hands_between_turns_mh_20() -> None:

@@ -62,49 +62,49 @@ def _permute_spans(pile: list[int], blocks: list[tuple], rng: random.Random) -> 
 def perturb(state: MountainhomeState, viewer: int | None, rng: random.Random) -> MountainhomeState:
     """A state that differs from ``state`` only in what ``viewer`` cannot see."""
     other = state.clone()
-    for j in range(other.n):
+    for j in range(other.players):
         draw = other.draw[j]
-        _permute_spans(draw, other.dblocks[j], rng)  # no one sees a draw pile's order
+        _permute_spans(draw, other.draw_blocks[j], rng)  # no one sees a draw pile's order
         if j == viewer:
             continue
         hand = other.hand[j]
         for _ in range(3):  # swap hidden hand cards with draw cards their block allows
-            free = [c for c in hand if c not in other.hknown[j]]
+            free = [c for c in hand if c not in other.hand_known[j]]
             if not free or not draw:
                 break
             h = rng.choice(free)
-            spans = [s for s in _spans(other.dblocks[j]) if h in s[2]]
+            spans = [s for s in _spans(other.draw_blocks[j]) if h in s[2]]
             if not spans:
                 continue
             start, end, _ = rng.choice(spans)
             pos = rng.randrange(start, end)
             hand[hand.index(h)], draw[pos] = draw[pos], h
         rng.shuffle(hand)
-    _permute_spans(other.xp, other.xblocks, rng)
-    _permute_spans(other.shop, other.sblocks, rng)
+    _permute_spans(other.exploration, other.exploration_blocks, rng)
+    _permute_spans(other.shop_deck, other.shop_blocks, rng)
     # swap an unseen selected pool card in the exploration pile with an unselected one of its pool
-    if len(other.selected) == 3 and other.xblocks:
-        located = {c for c in other.xp}
-        for z in other.hand + other.draw + other.disc + other.town:
+    if len(other.selected) == 3 and other.exploration_blocks:
+        located = {c for c in other.exploration}
+        for z in other.hand + other.draw + other.discard + other.town:
             located.update(z)
-        located.update(other.trash, other.area, other.aside, other.fortress, other.cav)
+        located.update(other.trash, other.shared_area, other.aside_cards, other.fortress_dwarves, other.cavern_dwarves)
         for b in other.stored.values():
             located.update(b)
         if other.bid is not None:
             for p in other.bid.pool:
                 located.update(p)
-        known = {c for k, _ in other.xblocks for c in k}
-        unknown_positions = [i for i, c in enumerate(other.xp) if c not in known]
+        known = {c for k, _ in other.exploration_blocks for c in k}
+        unknown_positions = [i for i, c in enumerate(other.exploration) if c not in known]
         lay = other.layout
-        pools = {0: lay.dwarf_pool(other.legend), 1: lay.event_pool, 2: lay.recurring_pool}
+        pools = {0: lay.dwarf_pool(other.legendaries), 1: lay.event_pool, 2: lay.recurring_pool}
         for pos in unknown_positions:
-            card = other.xp[pos]
+            card = other.exploration[pos]
             for p, members in pools.items():
                 if card in members:
                     spare = [c for c in members if c not in located and c not in other.selected[p]]
                     if spare:
                         new = rng.choice(spare)
-                        other.xp[pos] = new
+                        other.exploration[pos] = new
                         other.selected[p] = tuple(sorted((set(other.selected[p]) - {card}) | {new}))
                         located.add(new)
                     break
@@ -136,7 +136,7 @@ def test_determinization_agrees_with_the_observation(players: int, seed: int, st
         assert sorted(det.hand[viewer]) == sorted(state.hand[viewer])
         for j in range(players):
             assert sorted(det.hand[j] + det.draw[j]) == sorted(state.hand[j] + state.draw[j])
-        assert sorted(det.xp) != [] or not state.xp
+        assert sorted(det.exploration) != [] or not state.exploration
 
 
 def test_the_perturbation_really_changes_hidden_things() -> None:
@@ -146,7 +146,7 @@ def test_the_perturbation_really_changes_hidden_things() -> None:
         state = advance_randomly(2, seed, 60)
         other = perturb(state, 0, random.Random(seed))
         changed_hand |= sorted(other.hand[1]) != sorted(state.hand[1])
-        changed_pile |= other.xp != state.xp
+        changed_pile |= other.exploration != state.exploration
     assert changed_hand and changed_pile
 
 
@@ -289,7 +289,7 @@ def test_action_views_follow_the_event_listings() -> None:
     for seed in range(4):
         rng = random.Random(seed)
         state = GAME.new_initial_state(3 if seed % 2 else 2)
-        while not state.is_terminal() and state.nact < 300:
+        while not state.is_terminal() and state.actions_applied < 300:
             if state.current_player() == CHANCE:
                 seat, action = CHANCE, state.sample_chance(rng)
                 event = {"chance": state.chance_to_json(action)}
@@ -298,7 +298,7 @@ def test_action_views_follow_the_event_listings() -> None:
                 actions = state.legal_actions(seat)
                 action = actions[rng.randrange(len(actions))]
                 event = {"player": seat, "action": state.action_to_json(seat, action)}
-            for viewer in range(state.n):
+            for viewer in range(state.players):
                 view = state.action_view(viewer, seat, action)
                 if state.redact_event(event, viewer) == event:
                     assert view == action

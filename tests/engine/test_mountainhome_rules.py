@@ -48,15 +48,15 @@ def test_random_legendaries_are_one_chance_entry() -> None:
     outcomes = state.chance_outcomes()
     assert len(outcomes) == 8 * 7
     chance(state, {"kind": "assign_legendaries", "cards": ["ori", "baldur"]})
-    assert names(state, [state.layout.legendary_inst[k] for k in state.legend]) == ["ori#1", "baldur#1"]
+    assert names(state, [state.layout.legendary_inst[k] for k in state.legendaries]) == ["ori#1", "baldur#1"]
 
 
 @pytest.mark.parametrize("players,size,shop", [(2, 42, 16), (3, 59, 24), (4, 76, 32)])
 def test_setup_builds_piles_of_the_right_size(players: int, size: int, shop: int) -> None:
     state = new_game(players)
-    assert len(state.xp) == size
-    assert len(state.shop) + 3 == shop
-    assert all(c >= 0 for c in state.slots)
+    assert len(state.exploration) == size
+    assert len(state.shop_deck) + 3 == shop
+    assert all(c >= 0 for c in state.shop_slots)
     assert [len(h) for h in state.hand] == [6] * players
     assert [len(d) for d in state.draw] == [6] * players
     assert state.current_player() == ADA and state.prompt == P_ACTION and state.round == 1
@@ -64,8 +64,8 @@ def test_setup_builds_piles_of_the_right_size(players: int, size: int, shop: int
 
 def test_tiered_shop_stacks_three_tiers_basic_on_top() -> None:
     state = new_game(2, options={"shop_profile": "tiered"})
-    assert len(state.shop) + 3 == 20
-    kinds = [state.kind[c] for c in state.slots + list(reversed(state.shop))]
+    assert len(state.shop_deck) + 3 == 20
+    kinds = [state.kind[c] for c in state.shop_slots + list(reversed(state.shop_deck))]
     types = [__import__("engine.games.mountainhome.tables", fromlist=["KTYPE"]).KTYPE[k] for k in kinds]
     assert types == ["basic"] * 8 + ["advanced"] * 8 + ["project"] * 4
 
@@ -117,7 +117,7 @@ def e1_game() -> object:
 
 def test_e1_a_full_turn() -> None:
     state = e1_game()
-    assert names(state, state.slots) == ["mine#1", "quarry#1", "forge#1"]
+    assert names(state, state.shop_slots) == ["mine#1", "quarry#1", "forge#1"]
     for entry in [
         ev(0, "place_blueprint", card="ruby-hall#1"),
         ev(0, "play_treasure", card="rocks-2#1"),
@@ -125,17 +125,17 @@ def test_e1_a_full_turn() -> None:
         ev(0, "play_treasure", card="shinies-2#1"),
     ]:
         state.apply_event(entry)
-    assert state.apool == [2, 5, 0]
+    assert state.action_pool == [2, 5, 0]
     act(state, 0, "commit_dwarf", card="tobias#1", building="ruby-hall#1", pay={"rocks": 2, "shinies": 2})
-    assert state.apool == [0, 3, 0]
+    assert state.action_pool == [0, 3, 0]
     act(state, 0, "buy", slot=0)
-    assert state.apool == [0, 0, 0]
-    assert state.slots[0] >= 0 and state.slots[0] != inst(state, "mine#1")
+    assert state.action_pool == [0, 0, 0]
+    assert state.shop_slots[0] >= 0 and state.shop_slots[0] != inst(state, "mine#1")
     act(state, 0, "end_action_step")
     hall = inst(state, "ruby-hall#1")
-    assert state.prog[hall] == 1 and not state.finished(hall)
+    assert state.steps_done[hall] == 1 and not state.finished(hall)
     assert len(state.hand[ADA]) == 6 and len(state.draw[ADA]) == 0
-    assert names(state, state.disc[ADA]) == [
+    assert names(state, state.discard[ADA]) == [
         "rocks-2#1", "shinies-3#1", "shinies-2#1", "tobias#1", "mine#1", "rocks-4#1", "rocks-3#1",
     ]
     assert sorted(names(state, state.hand[ADA])) == sorted(
@@ -149,7 +149,7 @@ def test_the_action_pool_is_emptied_when_the_step_ends_mh_7() -> None:
     state = e1_game()
     act(state, 0, "play_treasure", card="shinies-3#1")
     act(state, 0, "end_action_step")
-    assert state.apool == [0, 0, 0]
+    assert state.action_pool == [0, 0, 0]
 
 
 def test_a_typed_step_needs_exactly_its_types_and_pay_may_be_left_out() -> None:
@@ -160,7 +160,7 @@ def test_a_typed_step_needs_exactly_its_types_and_pay_may_be_left_out() -> None:
     with pytest.raises(IllegalActionError):
         act(state, 0, "commit_dwarf", card="tobias#1", building="ruby-hall#1", pay={"rocks": 3, "shinies": 1})
     act(state, 0, "commit_dwarf", card="tobias#1", building="ruby-hall#1")  # fully typed: pay optional (§5.2)
-    assert state.apool == [1, 1, 0]
+    assert state.action_pool == [1, 1, 0]
 
 
 def test_an_any_cost_needs_a_pay_object() -> None:
@@ -176,19 +176,19 @@ def test_an_any_cost_needs_a_pay_object() -> None:
     with pytest.raises(IllegalActionError):  # overpaying is impossible (§5.2)
         act(state, 0, "commit_dwarf", card="tobias#1", building="mine#2", pay={"rocks": 3, "shinies": 2})
     act(state, 0, "commit_dwarf", card="tobias#1", building="mine#2", pay={"rocks": 3, "shinies": 1})
-    assert state.apool == [0, 2, 0]
+    assert state.action_pool == [0, 2, 0]
 
 
 def test_a_finished_building_is_upright_at_once_and_tappable_mh_9() -> None:
     state = e1_game()
     mine = give(state, ADA, "mine#2")
     act(state, 0, "place_blueprint", card="mine#2")
-    state.prog[mine] = 1
-    state.apool = [5, 0, 0]
+    state.steps_done[mine] = 1
+    state.action_pool = [5, 0, 0]
     act(state, 0, "commit_dwarf", card="tobias#1", building="mine#2", pay={"rocks": 5})
     assert state.finished(mine) and state.upright(mine)
     act(state, 0, "tap", building="mine#2")
-    assert state.apool == [0, 2, 0]
+    assert state.action_pool == [0, 2, 0]
     with pytest.raises(IllegalActionError):
         act(state, 0, "tap", building="mine#2")  # tapped until the next Prepare step
 
@@ -196,8 +196,8 @@ def test_a_finished_building_is_upright_at_once_and_tappable_mh_9() -> None:
 def test_labourer_ability_gains_one_resource_and_the_dwarf_is_discarded_mh_8() -> None:
     state = e1_game()
     act(state, 0, "dwarf_ability", card="tobias#1", res="booze")
-    assert state.apool == [0, 0, 1]
-    assert inst(state, "tobias#1") in state.disc[ADA]
+    assert state.action_pool == [0, 0, 1]
+    assert inst(state, "tobias#1") in state.discard[ADA]
     with pytest.raises(IllegalActionError):
         act(state, 0, "dwarf_ability", card="tobias#1", res="rocks")
 
@@ -209,8 +209,8 @@ def test_buying_costs_3_shinies_once_per_turn_mh_6() -> None:
     with pytest.raises(IllegalActionError):
         act(state, 0, "buy", slot=0, consultants=True)  # Consultants is not in play
     act(state, 0, "buy", slot=2)
-    assert inst(state, "forge#1") in state.disc[ADA]
-    assert state.apool == [0, 2, 0]
+    assert inst(state, "forge#1") in state.discard[ADA]
+    assert state.action_pool == [0, 2, 0]
     with pytest.raises(IllegalActionError):
         act(state, 0, "buy", slot=0)
 
@@ -248,9 +248,9 @@ def test_e2_dwarf_bid_tie_broken_by_trashed_value() -> None:
     assert state.to_move() == (1,)
     act(state, 1, "trash", card="shinies-2#2")
     assert sorted(names(state, state.trash)) == ["shinies-2#2", "shinies-3#1"]
-    assert state.disc[ADA][-3:] == [inst(state, "booze-2#1"), inst(state, "rocks-1#1"), inst(state, "kartok#1")]
-    assert inst(state, "booze-3#2") in state.disc[BO]
-    assert state.found == 1 and state.bid is None
+    assert state.discard[ADA][-3:] == [inst(state, "booze-2#1"), inst(state, "rocks-1#1"), inst(state, "kartok#1")]
+    assert inst(state, "booze-3#2") in state.discard[BO]
+    assert state.dwarves_found == 1 and state.bid is None
     assert state.vp(ADA) == 3 + 2
 
 
@@ -268,8 +268,8 @@ def test_e2_variant_ties_continue_until_no_eligible_card_then_no_winner() -> Non
     act(state, 0, "trash", card="booze-2#1")
     assert state.bid.rounds == 2 and state.to_move() == (0,)  # Bo has nothing left: counts 0
     act(state, 0, "trash", card="rocks-1#1")
-    assert state.bid is None and state.found == 0
-    assert state.xp[0] == inst(state, "kartok#1")  # unwon: to the bottom, not found
+    assert state.bid is None and state.dwarves_found == 0
+    assert state.exploration[0] == inst(state, "kartok#1")  # unwon: to the bottom, not found
     assert len(state.trash) == 5
 
 
@@ -284,7 +284,7 @@ def test_e3_nobody_really_bids() -> None:
     assert state.bid.values == [0, 0]
     assert state.to_move() == (0,)  # the trash still happens (MH-14)
     act(state, 0, "trash", card="rocks-2#1")
-    assert state.bid is None and state.found == 0
+    assert state.bid is None and state.dwarves_found == 0
     # the Prepare step then ran for Ada; Bo's net change is +2
     assert len(state.hand[BO]) == hands[BO] + 0 and hands[BO] == 8
 
@@ -323,15 +323,15 @@ def test_dwarves_and_politics_and_ygg_are_never_trash_eligible_mh_53() -> None:
     act(state, 0, "ready")
     act(state, 1, "ready")
     assert state.bid is None  # no eligible card: no trash prompt; 0 bids: no winner
-    assert inst(state, "erik#1") in state.disc[BO]
+    assert inst(state, "erik#1") in state.discard[BO]
 
 
 def test_the_action_pool_survives_a_bid_untouched_mh_63() -> None:
     state = e2_game()
-    state.apool = [1, 2, 3]
+    state.action_pool = [1, 2, 3]
     act(state, 0, "ready")
     act(state, 1, "ready")
-    assert state.apool == [1, 2, 3]
+    assert state.action_pool == [1, 2, 3]
 
 
 # ---------------------------------------------------------------- uses in a bid (B4)
@@ -346,7 +346,7 @@ def test_bid_uses_tap_buildings_and_count_by_currency() -> None:
     state.hand[BO].remove(forge)
     for b in (mine, forge):
         state.town[BO].append(b)
-        state.prog[b] = len(__import__("engine.games.mountainhome.tables", fromlist=["KSTEPS"]).KSTEPS[state.kind[b]])
+        state.steps_done[b] = len(__import__("engine.games.mountainhome.tables", fromlist=["KSTEPS"]).KSTEPS[state.kind[b]])
         state.tapped[b] = False
     with pytest.raises(IllegalActionError):  # the Forge's n must come from earlier uses
         act(state, 1, "commit_bid", cards=[], uses=[{"tap": "forge#1", "n": 1}, {"tap": "mine#1"}])
@@ -354,7 +354,7 @@ def test_bid_uses_tap_buildings_and_count_by_currency() -> None:
     act(state, 1, "ready")
     act(state, 0, "ready")
     # the bid is over and Bo's Prepare step has untapped both buildings again
-    assert state.found == 1 and inst(state, "kartok#1") in state.disc[BO]  # 2 + 2 shinies = 4 > 0
+    assert state.dwarves_found == 1 and inst(state, "kartok#1") in state.discard[BO]  # 2 + 2 shinies = 4 > 0
 
 
 # ---------------------------------------------------------------- E7: Karina
@@ -367,25 +367,25 @@ def e7_game(lagertha: bool) -> object:
                      decks={BO: ["marg#1", "erik#1", "shinies-1#2", "shinies-2#2", "shinies-3#2", "rocks-1#2",
                                  "booze-1#2", "booze-2#2", "booze-3#2", "rocks-2#2", "rocks-3#2", "emerald-hall#1"]})
     act(state, 0, "end_action_step")
-    forge, quarry = give(state, BO, "forge#1", "disc"), give(state, BO, "quarry#1", "disc")
+    forge, quarry = give(state, BO, "forge#1", "discard"), give(state, BO, "quarry#1", "discard")
     for b, p in ((forge, 0), (quarry, 1)):
-        state.disc[BO].remove(b)
+        state.discard[BO].remove(b)
         state.town[BO].append(b)
-        state.prog[b] = p
+        state.steps_done[b] = p
         state.tapped[b] = True
     state.hand[BO] = [inst(state, "marg#1"), inst(state, "erik#1")]
     if lagertha:
         lag = inst(state, "lagertha#1")
         hall = inst(state, "emerald-hall#1")
-        for z in state.draw + state.disc + state.hand:
+        for z in state.draw + state.discard + state.hand:
             if hall in z:
                 z.remove(hall)
         state.town[BO].append(hall)
-        state.prog[hall] = 3
+        state.steps_done[hall] = 3
         state.tapped[hall] = False
         state.stored[hall] = [lag]
-        state.xp.remove(lag) if lag in state.xp else None
-    state.apool = [4, 6, 0]
+        state.exploration.remove(lag) if lag in state.exploration else None
+    state.action_pool = [4, 6, 0]
     return state
 
 
@@ -394,11 +394,11 @@ def test_e7_karina_cancels_a_dwarf_use() -> None:
     act(state, 1, "dwarf_ability", card="marg#1", steps=["forge#1", "quarry#1"], pay={"rocks": 4, "shinies": 6})
     assert state.to_move() == (0,)
     act(state, 0, "react", card="karina#1")
-    assert inst(state, "karina#1") in state.disc[ADA] and inst(state, "marg#1") in state.disc[BO]
-    assert state.apool == [4, 6, 0]
-    assert state.prog[inst(state, "forge#1")] == 0 and state.prog[inst(state, "quarry#1")] == 1
+    assert inst(state, "karina#1") in state.discard[ADA] and inst(state, "marg#1") in state.discard[BO]
+    assert state.action_pool == [4, 6, 0]
+    assert state.steps_done[inst(state, "forge#1")] == 0 and state.steps_done[inst(state, "quarry#1")] == 1
     act(state, 1, "commit_dwarf", card="erik#1", building="forge#1", pay={"rocks": 4, "shinies": 2})
-    assert state.prog[inst(state, "forge#1")] == 1  # Karina is gone: no window
+    assert state.steps_done[inst(state, "forge#1")] == 1  # Karina is gone: no window
 
 
 def test_e7_variant_lagertha_undoes_the_cancel() -> None:
@@ -408,16 +408,16 @@ def test_e7_variant_lagertha_undoes_the_cancel() -> None:
     assert state.to_move() == (1,)
     act(state, 1, "react", card="lagertha#1")
     quarry = inst(state, "quarry#1")
-    assert state.apool == [0, 0, 0]
-    assert state.prog[inst(state, "forge#1")] == 1 and state.finished(quarry) and state.upright(quarry)
-    assert inst(state, "karina#1") in state.disc[ADA] and inst(state, "lagertha#1") in state.disc[BO]
+    assert state.action_pool == [0, 0, 0]
+    assert state.steps_done[inst(state, "forge#1")] == 1 and state.finished(quarry) and state.upright(quarry)
+    assert inst(state, "karina#1") in state.discard[ADA] and inst(state, "lagertha#1") in state.discard[BO]
 
 
 def test_a_karina_pass_lets_the_use_resolve() -> None:
     state = e7_game(lagertha=False)
     act(state, 1, "dwarf_ability", card="erik#1", res="rocks")
     act(state, 0, "pass")
-    assert state.apool == [5, 6, 0]
+    assert state.action_pool == [5, 6, 0]
 
 
 def test_the_karina_window_is_hidden_from_others_mh_58() -> None:
@@ -442,8 +442,8 @@ def end_game(bo_extra_vp: int):
     ada = ["shinies-3#1", "shinies-1#1", "shinies-2#1", "booze-1#1", "booze-2#1", "booze-3#1"]
     state = new_game(2, legends=["tapfa", "marg"], hands={ADA: ada}, explore=["ymir#1", "shinies-2#3"],
                      dwarves=["ymir#1"])
-    state.found = 3
-    state.tokens[BO] = bo_extra_vp
+    state.dwarves_found = 3
+    state.vp_tokens[BO] = bo_extra_vp
     act(state, 0, "end_action_step")
     settle(state)
     act(state, 0, "commit_bid", cards=["shinies-3#1"], uses=[])
@@ -456,7 +456,7 @@ def end_game(bo_extra_vp: int):
 
 def test_e5_the_game_ends_after_the_turn_of_the_x_plus_2th_dwarf_mh_22() -> None:
     state = end_game(bo_extra_vp=0)
-    assert state.found == 4
+    assert state.dwarves_found == 4
     assert state.is_terminal() and state.current_player() == -4
     assert state.scores() == [3 + 2, 3] and state.winners() == [ADA]
     assert state.ranking() == [0, 1]
@@ -465,20 +465,20 @@ def test_e5_the_game_ends_after_the_turn_of_the_x_plus_2th_dwarf_mh_22() -> None
 
 def test_e6_a_vp_tie_plays_on_until_a_check_point_with_one_leader_mh_23() -> None:
     state = end_game(bo_extra_vp=2)
-    assert not state.is_terminal() and state.tie_mode
+    assert not state.is_terminal() and state.vp_tie_play
     assert state.to_move() == (BO,) and state.scores() == [5, 5]
-    state.apool = [0, 0, 0]
+    state.action_pool = [0, 0, 0]
     put(state, "quarry#1", "town", seat=BO, steps=1)
     put(state, "erik#1", "hand", seat=BO)
-    state.apool = [4, 0, 0]
+    state.action_pool = [4, 0, 0]
     act(state, 1, "commit_dwarf", card="erik#1", building="quarry#1", pay={"rocks": 4})
     assert state.is_terminal() and state.winners() == [BO] and state.scores() == [5, 6]
 
 
 def test_ten_extra_rounds_without_a_single_leader_share_the_win() -> None:
     state = end_game(bo_extra_vp=2)
-    state.xp.clear()  # nothing left to explore: nobody's VP can change
-    state.xblocks = []
+    state.exploration.clear()  # nothing left to explore: nobody's VP can change
+    state.exploration_blocks = []
     turns = 0
     while not state.is_terminal():
         seat = state.to_move()[0]

@@ -11,7 +11,7 @@ from typing import Any, Iterable
 
 from engine.core import CHANCE, TERMINAL
 from engine.games.mountainhome import MissingRuleError, Mountainhome
-from engine.games.mountainhome import tables as T
+from engine.games.mountainhome import tables
 from engine.games.mountainhome.state import MountainhomeState
 
 GAME = Mountainhome()
@@ -119,68 +119,68 @@ def play_random(state: MountainhomeState, rng: random.Random, max_events: int = 
 def give(state: MountainhomeState, seat: int, card: str, zone: str = "hand") -> int:
     """Test setup: move an existing instance into a zone of ``seat`` (from wherever it is)."""
     c = inst(state, card)
-    for z in state.hand + state.draw + state.disc:
+    for z in state.hand + state.draw + state.discard:
         if c in z:
             z.remove(c)
-    if c in state.xp:
-        state.xp.remove(c)
-        state.xblocks = [(None, len(state.xp))]
+    if c in state.exploration:
+        state.exploration.remove(c)
+        state.exploration_blocks = [(None, len(state.exploration))]
     getattr(state, zone)[seat].append(c)
-    for s in range(state.n):  # keep the public block knowledge of draw piles consistent
+    for s in range(state.players):  # keep the public block knowledge of draw piles consistent
         draw = state.draw[s]
-        state.dblocks[s] = [(tuple(sorted(draw)), len(draw))] if draw else []
+        state.draw_blocks[s] = [(tuple(sorted(draw)), len(draw))] if draw else []
     return c
 
 
 def kind(card_id: str) -> int:
-    return T.KINDEX[card_id]
+    return tables.KINDEX[card_id]
 
 
 def put(state: MountainhomeState, name: str, zone: str, seat: int = 0, steps: int | None = None) -> int:
     """Test setup: move an instance (wherever it is, even out of the game) into a zone.
 
-    zone: hand, draw (on top), disc, town (finished unless ``steps``), trash, area, xp (on top),
-    fortress, cavern (owner ``seat``).  Knowledge blocks are reset to plain ones.
+    zone: hand, draw (on top), discard, town (finished unless ``steps``), trash, area (the shared area),
+    exploration (on top), fortress_dwarves, cavern (owner ``seat``).  Knowledge blocks are reset to plain ones.
     """
     c = inst(state, name)
-    for z in state.hand + state.draw + state.disc + state.town + [state.xp, state.shop, state.trash, state.area,
-                                                                   state.fortress, state.aside]:
+    for z in state.hand + state.draw + state.discard + state.town + [state.exploration, state.shop_deck, state.trash, state.shared_area,
+                                                                   state.fortress_dwarves, state.aside_cards]:
         while c in z:
             z.remove(c)
     for cards in state.stored.values():
         if c in cards:
             cards.remove(c)
-    if c in state.slots:
-        state.slots[state.slots.index(c)] = -1
-    if c in state.cav:
-        i = state.cav.index(c)
-        del state.cav[i]
-        del state.cav_owner[i]
-    if zone in ("hand", "draw", "disc", "town"):
+    if c in state.shop_slots:
+        state.shop_slots[state.shop_slots.index(c)] = -1
+    if c in state.cavern_dwarves:
+        i = state.cavern_dwarves.index(c)
+        del state.cavern_dwarves[i]
+        del state.cavern_owners[i]
+    if zone in ("hand", "draw", "discard", "town"):
         getattr(state, zone)[seat].append(c)
         if zone == "town":
-            total = len(T.KSTEPS[state.kind[c]])
-            state.prog[c] = total if steps is None else steps
+            total = len(tables.KSTEPS[state.kind[c]])
+            state.steps_done[c] = total if steps is None else steps
             state.tapped[c] = steps is not None and steps < total
     elif zone == "area":
-        state.area.append(c)
+        state.shared_area.append(c)
         state.counters[c] = []
     elif zone == "cavern":
-        state.cav.append(c)
-        state.cav_owner.append(seat)
+        state.cavern_dwarves.append(c)
+        state.cavern_owners.append(seat)
     else:
         getattr(state, zone).append(c)
-    for s in range(state.n):
+    for s in range(state.players):
         draw = state.draw[s]
-        state.dblocks[s] = [(tuple(sorted(draw)), len(draw))] if draw else []
-    state.xblocks = [((), len(state.xp))] if state.xp else []
+        state.draw_blocks[s] = [(tuple(sorted(draw)), len(draw))] if draw else []
+    state.exploration_blocks = [((), len(state.exploration))] if state.exploration else []
     return c
 
 
 def store(state: MountainhomeState, building: str, card: str) -> None:
     b = inst(state, building)
     c = inst(state, card)
-    for z in state.hand + state.draw + state.disc:
+    for z in state.hand + state.draw + state.discard:
         if c in z:
             z.remove(c)
     state.stored.setdefault(b, []).append(c)

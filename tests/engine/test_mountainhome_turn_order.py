@@ -73,9 +73,9 @@ def test_the_mishap_deal_starts_with_the_active_player_mh_68() -> None:
     act(state, CY, "trash", card="shinies-2#3")
     assert state.current_player() == CHANCE and state.prompt_data[0] == "deal"
     chance(state, {"kind": "deal_order", "order": ["booze-2#1", "booze-3#2", "booze-2#3"]})
-    assert inst(state, "booze-2#1") in state.disc[BO]
-    assert inst(state, "booze-3#2") in state.disc[CY]
-    assert inst(state, "booze-2#3") in state.disc[ADA]
+    assert inst(state, "booze-2#1") in state.discard[BO]
+    assert inst(state, "booze-3#2") in state.discard[CY]
+    assert inst(state, "booze-2#3") in state.discard[ADA]
 
 
 def test_party_hangovers_go_to_the_worst_losers_in_turn_order_from_the_active_player_n9() -> None:
@@ -87,5 +87,5 @@ def test_party_hangovers_go_to_the_worst_losers_in_turn_order_from_the_active_pl
     for seat in range(3):
         act(state, seat, "ready")
     assert state.bid.winner == BO and sorted(state.bid.losers) == [ADA, CY]
-    assert state.names[state.disc[CY][-1]] == "hangover#1"
-    assert state.names[state.disc[ADA][-1]] == "hangover#2"
+    assert state.names[state.discard[CY][-1]] == "hangover#1"
+    assert state.names[state.discard[ADA][-1]] == "hangover#2"

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...core import CHANCE
-from . import tables as T
+from . import tables
 from .constants import (
     A_BID,
     A_BUY,
@@ -81,7 +81,7 @@ from .constants import (
     VERBS,
     missing_rule,
 )
-from .tables import R, S
+from .tables import ROCKS, SHINIES
 
 
 if TYPE_CHECKING:
@@ -98,18 +98,18 @@ class ApplyMixin(StateBase):
     def _do_action(self, seat: int, a: tuple[Any, ...]) -> None:
         verb = a[0]
         if verb == A_END:
-            self.apool = [0, 0, 0]
+            self.action_pool = [0, 0, 0]
             self.prompt = P_NONE
             return
         if verb == A_PLAY:
             card = a[1]
             self.take_from_hand_or_store(seat, card)
-            res = T.KVALUE_RES[self.kind[card]]
-            if res == R and self.piling > 0:
-                self.piling -= 1
-                res = S
-            self.apool[res] += self.card_value(card)
-            self.disc[seat].append(card)
+            res = tables.KVALUE_RES[self.kind[card]]
+            if res == ROCKS and self.pilings_pending > 0:
+                self.pilings_pending -= 1
+                res = SHINIES
+            self.action_pool[res] += self.card_value(card)
+            self.discard[seat].append(card)
         elif verb == A_DWARF or verb == A_COMMIT:
             self._declare_dwarf_use(seat, a, a[1])
         elif verb == A_DWELL:
@@ -120,7 +120,7 @@ class ApplyMixin(StateBase):
             self.hand[seat].remove(card)
             self._hand_left(seat, card)
             self.town[seat].append(card)
-            self.prog[card] = 0
+            self.steps_done[card] = 0
             self.tapped[card] = True
         elif verb == A_TAP:
             self._do_tap(seat, a)
@@ -129,9 +129,9 @@ class ApplyMixin(StateBase):
             self.hand[seat].remove(card)
             self._hand_left(seat, card)
             self.trash.append(card)
-            self.apool[a[2]] += T.HOARD_GAIN
+            self.action_pool[a[2]] += tables.HOARD_GAIN
             self.stack.append((T_ACTION, seat))
-            self.stack.append((T_DRAW, seat, T.HOARD_DRAW))
+            self.stack.append((T_DRAW, seat, tables.HOARD_DRAW))
             self.prompt = P_NONE
         elif verb == A_BUY:
             self._do_buy(seat, a[1], a[2])
@@ -141,8 +141,8 @@ class ApplyMixin(StateBase):
             self.hand[seat].remove(card)
             self._hand_left(seat, card)
             if kind == K_PILING:
-                self.piling += 1
-                self.disc[seat].append(card)
+                self.pilings_pending += 1
+                self.discard[seat].append(card)
                 return
             self._set_aside(card, seat)  # until resolved (MH-85)
             self.stack.append((T_ACTION, seat))
@@ -150,71 +150,71 @@ class ApplyMixin(StateBase):
             self.prompt = P_NONE
             if kind == K_WIZARD:
                 b = a[2]
-                owner = next(s for s in range(self.n) if b in self.town[s])
+                owner = next(s for s in range(self.players) if b in self.town[s])
                 self.start_bid(BID_WIZARD, -1, seat)
                 assert self.bid is not None  # start_bid made it (narrows Bid | None)
                 self.bid.owner = owner
                 self.bid.target = b
             else:  # Trash Panda: each move in order; a Hangover for another player is N8
                 for c, to in reversed(a[2]):
-                    if self.kind[c] == T.HANGOVER and to != seat:
+                    if self.kind[c] == tables.HANGOVER and to != seat:
                         self.stack.append((T_THREATEN, to, 8, (T_PANDA_MOVE, c, to), seat))
                     else:
                         self.stack.append((T_PANDA_MOVE, c, to))
         elif verb == A_LAIR:
             self.take_from_hand_or_store(seat, a[1])
-            self.disc[seat].append(a[1])
+            self.discard[seat].append(a[1])
             self.lair_used = True
-            self._draw_push_known(seat, self.new_instance(T.HOARD))
+            self._draw_push_known(seat, self.new_instance(tables.HOARD))
         elif verb == A_FREL:
-            self._pay((0, 0, T.FORTRESS["release_cost_booze"]))
-            self.fortress.remove(a[1])
+            self._pay((0, 0, tables.FORTRESS["release_cost_booze"]))
+            self.fortress_dwarves.remove(a[1])
             self._x_top(a[1])
         elif verb == A_BUYBACK:
             shop = a[1]
             card = self.stored[shop].pop()
             self._pay((0, self.card_value(card), 0))
             self.hand[seat].append(card)
-            self.hknown[seat].append(card)
+            self.hand_known[seat].append(card)
         elif verb == A_OFFER:
-            self.offers.append(a[1])
-            if a[2] not in self.hknown[seat]:
-                self.hknown[seat].append(a[2])  # the offered card is shown (§11)
+            self.offers_to.append(a[1])
+            if a[2] not in self.hand_known[seat]:
+                self.hand_known[seat].append(a[2])  # the offered card is shown (§11)
             self.stack.append((T_ACTION, seat))
             self._prompt(P_TRADE, a[1], (seat, a[2], a[3]))
         else:
             raise missing_rule(VERBS[verb])
 
     def _do_buy(self, seat: int, slot: int, consultants: int) -> None:
-        card = self.slots[slot]
-        cost = T.price(self.kind[card], self.options["shop_profile"])
+        card = self.shop_slots[slot]
+        cost = tables.price(self.kind[card], self.options["shop_profile"])
         if consultants:
-            cost += T.CONSULTANTS_FEE
+            cost += tables.CONSULTANTS_FEE
         self._pay((0, cost, 0))
         self.bought = True
-        self.slots[slot] = -1
+        self.shop_slots[slot] = -1
         if consultants:
-            event = next(e for e in self.area if self.kind[e] == K_CONSULTANTS)
+            event = next(e for e in self.shared_area if self.kind[e] == K_CONSULTANTS)
             self.town[seat].append(card)
-            self.prog[card] = 0
+            self.steps_done[card] = 0
             self.tapped[card] = True
             self._complete_step(card)
             self._refill(slot)
             self._add_counter(event, seat)
         else:
-            self.disc[seat].append(card)
+            self.discard[seat].append(card)
             self._refill(slot)
 
     def _do_tap(self, seat: int, a: tuple[Any, ...]) -> None:
         b = a[1]
         kind = self.kind[b]
         self.tapped[b] = True
-        if kind in T.PRODUCER:
-            res, amount, _ = T.PRODUCER[kind]
-            self.apool[res] += amount * (2 if kind in self.doubled else 1)
-        elif kind in T.MULTIPLIER:
-            res, mult = T.MULTIPLIER[kind]
-            self.apool[res] += (mult - 1) * a[2]
+        if kind in tables.PRODUCER:
+            res, amount, _ = tables.PRODUCER[kind]
+            self.action_pool[res] += amount * (2 if kind in self.doubled_kinds else 1)
+        elif kind in tables.MULTIPLIER:
+            res, mult = tables.MULTIPLIER[kind]
+            self.action_pool[res] += (mult - 1) * a[2]
         elif kind in K_HALL:
             for card in a[2]:
                 self.hand[seat].remove(card)
@@ -222,7 +222,7 @@ class ApplyMixin(StateBase):
                 self.stored.setdefault(b, []).append(card)
         elif kind == K_WAREHOUSE or kind == K_DWELLING:
             if kind == K_DWELLING:
-                self._pay((0, 0, T.DWELLING_COST))
+                self._pay((0, 0, tables.DWELLING_COST))
             if a[2] >= 0:
                 self.hand[seat].remove(a[2])
                 self._hand_left(seat, a[2])
@@ -232,12 +232,12 @@ class ApplyMixin(StateBase):
             self.take_from_hand_or_store(seat, card)
             old = self.stored.get(b)
             if old:
-                self.disc[seat].extend(old)
+                self.discard[seat].extend(old)
             self.stored[b] = [card]
-            self.apool[S] += self.card_value(card)
+            self.action_pool[SHINIES] += self.card_value(card)
         elif kind == K_DUNGEON:
-            self._pay((0, T.DUNGEON_COST, 0))
-            self.disc[seat].remove(a[2])
+            self._pay((0, tables.DUNGEON_COST, 0))
+            self.discard[seat].remove(a[2])
             self._draw_push_known(seat, a[2])
         elif kind == K_WORKSHOP:
             if a[2] == 0:  # build
@@ -248,10 +248,10 @@ class ApplyMixin(StateBase):
         elif kind == K_BOAT:
             self.stack.append((T_ACTION, seat))
             self.stack.append((T_BOAT_DISCARD, seat))
-            self.stack.append((T_DRAW, seat, T.BOAT_DRAW))
+            self.stack.append((T_DRAW, seat, tables.BOAT_DRAW))
             self.prompt = P_NONE
         else:
-            raise missing_rule(f"the tap of {T.KNAME[kind]}")
+            raise missing_rule(f"the tap of {tables.KNAME[kind]}")
 
     def _t_boat_discard(self, task: TaskEntry) -> None:
         seat = task[1]
@@ -264,10 +264,10 @@ class ApplyMixin(StateBase):
         if seat == CHANCE:
             self._apply_chance(action)
         else:
-            self.nact += 1
+            self.actions_applied += 1
             self._apply_action(seat, action)
         self._advance()
-        if self.tie_mode and not self.over and self._single_leader():
+        if self.vp_tie_play and not self.over and self._single_leader():
             self._end()  # a check point with a single leader (§18.3, MH-66)
 
     def _apply_action(self, seat: int, a: tuple[Any, ...]) -> None:
@@ -276,7 +276,7 @@ class ApplyMixin(StateBase):
         if prompt == P_ACTION:
             self._do_action(seat, a)
         elif prompt == P_PICK:
-            self.legend[seat] = a[1]
+            self.legendaries[seat] = a[1]
             self.stack.append((T_PICK, self.prompt_data[0] + 1))
             self.prompt = P_NONE
         elif prompt == P_COMMIT:
@@ -284,7 +284,7 @@ class ApplyMixin(StateBase):
             assert bid is not None  # a bid is running (narrows Bid | None)
             if verb == A_BID:
                 bid.commit[seat] = (a[1], a[2])
-                bid.ncommit[seat] += 1
+                bid.commit_entries[seat] += 1
             else:
                 bid.ready[seat] = True
                 if all(bid.ready):
@@ -325,10 +325,10 @@ class ApplyMixin(StateBase):
             self.prompt = P_NONE
             if verb == A_CAVERN:
                 self.take_from_hand_or_store(seat, a[1])
-                self.cav.append(a[1])
-                self.cav_owner.append(seat)
+                self.cavern_dwarves.append(a[1])
+                self.cavern_owners.append(seat)
             self.stack.append((T_ACTION, seat))
-            self.stack.append((T_CAVERN_ROLL, seat, tuple(c for c, o in zip(self.cav, self.cav_owner) if o == seat)))
+            self.stack.append((T_CAVERN_ROLL, seat, tuple(c for c, o in zip(self.cavern_dwarves, self.cavern_owners) if o == seat)))
         elif prompt == P_HUT:
             self.prompt = P_NONE
             if a[1]:
@@ -343,9 +343,9 @@ class ApplyMixin(StateBase):
                 self.hand[seat].remove(take)
                 self._hand_left(seat, take)
                 self.hand[seat].append(give)
-                self.hknown[seat].append(give)
+                self.hand_known[seat].append(give)
                 self.hand[offerer].append(take)
-                self.hknown[offerer].append(take)
+                self.hand_known[offerer].append(take)
                 self.traded = True
         else:
             raise AssertionError(f"no player action is due at prompt {prompt}")
@@ -362,21 +362,21 @@ class ApplyMixin(StateBase):
             card = a[2]
             self.hand[seat].remove(card)
             self._hand_left(seat, card)
-            self.disc[seat].append(card)
+            self.discard[seat].append(card)
         elif what == C_GOLEMS:
             card = a[2]
             self.hand[seat].remove(card)
             self._hand_left(seat, card)
             if a[3] == 0:
                 self.trash.append(card)
-                event = next(e for e in self.area if self.kind[e] == K_GOLEMS)
+                event = next(e for e in self.shared_area if self.kind[e] == K_GOLEMS)
                 self._add_counter(event, seat)
             else:
-                self.disc[seat].append(card)
+                self.discard[seat].append(card)
         elif what == C_DRAGON:
             if a[2] == 0:
                 self.take_from_hand_or_store(seat, a[3])
-                self.disc[seat].append(a[3])
+                self.discard[seat].append(a[3])
                 self._add_counter(d[1], seat)
             elif a[3] >= 0:
                 self._threaten(seat, 10, (T_DAMAGE, seat, a[3]))  # MH-78
@@ -386,7 +386,7 @@ class ApplyMixin(StateBase):
             elif a[2] == 1:
                 self.hand[seat].remove(a[3])
                 self._hand_left(seat, a[3])
-                self.disc[seat].append(a[3])
+                self.discard[seat].append(a[3])
             else:
                 self._pay_sources(seat, a[3])
         elif what == C_REORG_N:
@@ -396,28 +396,28 @@ class ApplyMixin(StateBase):
             order = a[2]
             # what the public can say: the cards came from the hand, i.e. not from a draw-pile block
             # whose candidates are exactly its cards
-            exact = {c for cands, count in self.dblocks[seat] if len(cands) == count for c in cands}
+            exact = {c for cands, count in self.draw_blocks[seat] if len(cands) == count for c in cands}
             hidden = tuple(sorted(c for c in self.hand[seat] + self.draw[seat] if c not in exact))
             for c in order:
                 self.hand[seat].remove(c)
             self.draw[seat].extend(reversed(order))
-            self.dblocks[seat].append((hidden, len(order)))
-            self.hknown[seat] = []
-            self.private[seat]["top"] = tuple(order) + tuple(self.private[seat].get("top", ()))
+            self.draw_blocks[seat].append((hidden, len(order)))
+            self.hand_known[seat] = []
+            self.private_knowledge[seat]["top"] = tuple(order) + tuple(self.private_knowledge[seat].get("top", ()))
         elif what == C_CAV_RES:
-            self.apool[a[2]] += T.CONSTANTS["cavern_d6"]["gain_amount"]
+            self.action_pool[a[2]] += tables.CONSTANTS["cavern_d6"]["gain_amount"]
         elif what == C_CAV_BUILD:
             self._complete_step(a[2])
         elif what == C_BALDUR:
             order = a[2]
             m = len(order)
-            self.xp[-m:] = list(reversed(order))
+            self.exploration[-m:] = list(reversed(order))
             self._x_merge_top(m)
-            self.private[seat]["xtop"] = tuple(order)
+            self.private_knowledge[seat]["xtop"] = tuple(order)
         elif what == C_FORTRESS:
             self._pay_sources(seat, a[2])
             self._unaside(d[1])
-            self.fortress.append(d[1])
+            self.fortress_dwarves.append(d[1])
         elif what == C_PARTY:
             self.stack.append((T_EXPLORE, seat))
         else:
@@ -428,30 +428,30 @@ class ApplyMixin(StateBase):
         d = self.prompt_data
         self.prompt = P_NONE
         if what == "assign":
-            self.legend = list(o[1])
+            self.legendaries = list(o[1])
         elif what == "shuffle":
             pile, order = o[1], o[2]
             cands = tuple(sorted(order))
             if pile < PILE_EXPLORATION:
                 self.draw[pile] = list(reversed(order))
-                self.disc[pile] = []
-                self.dblocks[pile] = [(cands, len(order))]
-                self.private[pile].pop("top", None)
+                self.discard[pile] = []
+                self.draw_blocks[pile] = [(cands, len(order))]
+                self.private_knowledge[pile].pop("top", None)
             elif pile == PILE_EXPLORATION:
                 extras = d[1] or ()
                 for c in extras:
                     self._unaside(c)
-                self.xp = list(reversed(order))
+                self.exploration = list(reversed(order))
                 self._x_merge(extras)
             else:
-                self.shop[:0] = list(reversed(order))
-                self.sblocks.insert(0, (cands, len(order)))
+                self.shop_deck[:0] = list(reversed(order))
+                self.shop_blocks.insert(0, (cands, len(order)))
         elif what == "select":
             self.selected[o[1]] = o[2]
         elif what == "insert":
             card, pos = o[1], o[2]
             self._unaside(card)
-            self.xp.insert(len(self.xp) - pos, card)
+            self.exploration.insert(len(self.exploration) - pos, card)
             self._x_merge((card,))
         elif what == "roll":
             self._cavern_roll(o[1], o[2])
@@ -459,8 +459,8 @@ class ApplyMixin(StateBase):
             order = o[1]
             for c in order:
                 self._unaside(c)
-            self.xp[:0] = list(reversed(order))
-            self.xblocks.insert(0, (tuple(sorted(order)), len(order)))
+            self.exploration[:0] = list(reversed(order))
+            self.exploration_blocks.insert(0, (tuple(sorted(order)), len(order)))
         elif what == "rtrash":
             seat, card = o[1], o[2]
             self.hand[seat].remove(card)

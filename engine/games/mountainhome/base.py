@@ -1,7 +1,8 @@
-"""What the state's mixins may use of the state: for the type checker only.
+"""The state's fields, declared once, and what the state's mixins may use of the state.
 
-:class:`~engine.games.mountainhome.state.MountainhomeState` is its fields (state.py) plus the
-rules in mixins by job (turn.py, piles.py, ...), which call one another through ``self``.
+:class:`~engine.games.mountainhome.state.MountainhomeState` is the fields declared here (its
+``__slots__`` are made from them) plus the rules in mixins by job (turn.py, piles.py, ...),
+which call one another through ``self``.
 While type checking, every mixin derives from :class:`StateBase`, which declares those fields
 and the methods the mixins call across modules; at run time the mixins derive from ``object``
 (``if TYPE_CHECKING:`` at the top of each), so the state's classes and speed are unchanged.
@@ -27,63 +28,80 @@ Block = tuple[Any, int]  # public knowledge of a run of a hidden pile: (candidat
 
 
 class StateBase(State):
-    # No __slots__ here: the type checker then lets the mixins assign the fields declared below
-    # (MountainhomeState's own __slots__ list them for the run time).
+    """The state's fields, declared once: ``MountainhomeState`` makes its ``__slots__``, ``clone``
+    and ``key`` from these annotations (state.py), in this order.  A field's annotation says how it
+    is copied: ints, bools, strings and tuples are shared, lists and dicts copied one level deep
+    (two for lists of lists and dicts of lists), a :class:`Bid` by its own ``clone``.
 
-    game: Mountainhome
-    n: int
+    Cards are instances (ints, indexes into ``kind`` and ``names``); piles keep their top at the
+    end of the list.
+    """
+
+    # No __slots__ here: the type checker then lets the mixins assign the fields declared below
+    # (MountainhomeState's own __slots__ are made from them for the run time).
+
+    game: Mountainhome  # (State's own slot, narrowed here; like ``players`` and ``options``)
+    # ---- the cards of this match (§23.2): fixed at setup, extended by new Hoards and Hangovers
     layout: Layout
-    kind: list[int]
-    names: list[str]
-    kind_numbers: list[int]
-    created: dict[int, int]
-    prompt: int
+    kind: list[int]  # instance -> card kind (index into tables)
+    names: list[str]  # instance -> its id, "shinies-2#3"
+    kind_numbers: list[int]  # instance -> k of its "id#k"
+    created: dict[int, int]  # kind -> instances of it so far
+    # ---- who decides next, and the work still to do
+    prompt: int  # the pending prompt's kind (constants.Prompt)
     prompt_seat: int
     prompt_data: tuple[Any, ...]
-    stack: list[TaskEntry]
-    legend: list[int]
+    stack: list[TaskEntry]  # tasks still to run, the next one last
+    # ---- each seat's cards (lists indexed by seat)
+    legendaries: list[int]  # the legendary kind each seat picked (-1 before the pick)
     draw: list[list[int]]
     hand: list[list[int]]
-    disc: list[list[int]]
-    town: list[list[int]]
-    prog: dict[int, int]
+    discard: list[list[int]]
+    town: list[list[int]]  # buildings placed, in placing order
+    # ---- buildings (keyed by instance)
+    steps_done: dict[int, int]  # construction steps completed
     tapped: dict[int, bool]
-    stored: dict[int, list[int]]
-    xp: list[int]
-    shop: list[int]
-    slots: list[int]
+    stored: dict[int, list[int]]  # the cards inside a building
+    # ---- shared zones
+    exploration: list[int]  # the exploration pile
+    shop_deck: list[int]
+    shop_slots: list[int]  # the three face-up slots (-1: empty)
     trash: list[int]
-    area: list[int]
-    counters: dict[int, list[int]]
-    fortress: list[int]
-    cav: list[int]
-    cav_owner: list[int]
-    aside: list[int]
-    aside_owner: list[int]
-    selected: dict[int, tuple[int, ...]]
+    shared_area: list[int]  # recurring events and Unique Locations in play
+    counters: dict[int, list[int]]  # recurring event -> the seat that added each counter
+    fortress_dwarves: list[int]
+    cavern_dwarves: list[int]  # in placing order
+    cavern_owners: list[int]  # the owner of each Cavern dwarf
+    aside_cards: list[int]  # cards set aside while they are used (§6.1) or resolve
+    aside_owners: list[int]  # the owner of each set-aside card
+    selected: dict[int, tuple[int, ...]]  # setup pool index -> the instances drawn from it (hidden)
+    # ---- the turn
     round: int
     turn: int
-    active: int
-    found: int
-    tokens: list[int]
-    apool: list[int]
-    bought: bool
+    active: int  # the active seat
+    dwarves_found: int
+    vp_tokens: list[int]  # per seat, from resolved recurring events
+    action_pool: list[int]  # rocks, shinies, booze
+    bought: bool  # once-per-turn flags ...
     lair_used: bool
-    offers: list[int]
+    offers_to: list[int]  # seats offered a Marketplace trade this turn
     traded: bool
-    doubled: list[int]
-    piling: int
-    tie_mode: bool
-    tie_left: int
+    doubled_kinds: list[int]  # building kinds whose taps are doubled until the end of the turn
+    pilings_pending: int  # played Strategic Pilings still to convert a Rocks card
+    vp_tie_play: bool  # extra play after a VP tie (§18.3)
+    vp_tie_turns_left: int
     over: bool
+    # ---- bids: the running one, and the ones it interrupted
     bid: Bid | None
     bid_stack: list[Bid]
-    nact: int
-    xblocks: list[Block]
-    sblocks: list[Block]
-    dblocks: list[list[Block]]
-    hknown: list[list[int]]
-    private: list[dict[str, Any]]
+    actions_applied: int  # player actions applied so far (stamps validator-checked actions)
+    # ---- public knowledge of the hidden piles (view.py): runs (candidates | None, count), bottom first
+    exploration_blocks: list[Block]
+    shop_blocks: list[Block]
+    draw_blocks: list[list[Block]]
+    hand_known: list[list[int]]  # cards publicly known to be in each hand
+    private_knowledge: list[dict[str, Any]]  # per seat: "xtop", the exploration pile's top cards
+    # as its Baldur look left them; "top", the cards it put on its draw pile (Reorganisation)
 
     # ---- the methods the mixins call across modules, by the module that implements them
 
@@ -144,16 +162,10 @@ class StateBase(State):
     def _add_counter(self, event: int, seat: int, resolve: bool = True) -> None: ...
 
     @abstractmethod
-    def _cancel_dwarf_use(self) -> None: ...
-
-    @abstractmethod
     def _cavern_roll(self, card: int, value: int) -> None: ...
 
     @abstractmethod
     def _complete_step(self, b: int) -> None: ...
-
-    @abstractmethod
-    def _declare_dwarf_use(self, seat: int, action: tuple[Any, ...], dwarf: int, from_dwelling: int = -1) -> None: ...
 
     @abstractmethod
     def _end(self) -> None: ...
@@ -162,19 +174,26 @@ class StateBase(State):
     def _goblin_options(self, seat: int) -> list[tuple[Any, ...]]: ...
 
     @abstractmethod
-    def _lagertha_holder(self, seat: int) -> bool: ...
+    def _pay(self, pay: tuple[int, int, int]) -> None: ...
 
     @abstractmethod
-    def _pay(self, pay: tuple[int, int, int]) -> None: ...
+    def _single_leader(self) -> bool: ...
+
+    # dwarves.py
+    @abstractmethod
+    def _cancel_dwarf_use(self) -> None: ...
+
+    @abstractmethod
+    def _declare_dwarf_use(self, seat: int, action: tuple[Any, ...], dwarf: int, from_dwelling: int = -1) -> None: ...
+
+    @abstractmethod
+    def _lagertha_holder(self, seat: int) -> bool: ...
 
     @abstractmethod
     def _remove_reaction_card(self, seat: int, inst: int) -> None: ...
 
     @abstractmethod
     def _set_aside(self, card: int, owner: int) -> None: ...
-
-    @abstractmethod
-    def _single_leader(self) -> bool: ...
 
     @abstractmethod
     def _threaten(self, victim: int, code: int, task: tuple[Any, ...], source: int = -1, cancel: tuple[Any, ...] | None = None) -> None: ...
@@ -255,6 +274,6 @@ class StateBase(State):
     @abstractmethod
     def dwarves_available(self, seat: int) -> list[int]: ...
 
-    # chance.py
+    # piles.py (chance)
     @abstractmethod
     def _pile_name(self, pile: int) -> str: ...

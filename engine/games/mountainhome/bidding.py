@@ -8,7 +8,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
-from . import tables as T
+from . import tables
 from .constants import (
     A_CHOOSE,
     A_PASS,
@@ -59,76 +59,78 @@ from .constants import (
     T_STEAL,
     T_THREATEN,
 )
-from .tables import B, R, S
+from .tables import BOOZE, ROCKS, SHINIES
 
 
 class Bid:
     """One running bid (§9).  Copied by :meth:`clone`."""
 
-    __slots__ = (
-        "kind",
-        "prize",
-        "owner",
-        "target",
-        "starter",
-        "stage",
-        "pool",
-        "bres",
-        "commit",
-        "ready",
-        "sizes",
-        "values",
-        "trashed",
-        "choices",
-        "contenders",
-        "rounds",
-        "winner",
-        "hut",
-        "conv",
-        "ygg",
-        "yggmark",
-        "losers",
-        "queue",
-        "loki",
-        "mishap",
-        "protected",
-        "tapfa",
-        "ncommit",
-        "mishappers",
-        "wizstop",
-    )
+    # The fields, declared once: the slots are made from these annotations (clone and key name each
+    # one again, written out for speed; tests/engine/test_mountainhome_state_fields.py checks them).
+    kind: int  # BID_DWARF, BID_PARTY or BID_WIZARD
+    prize: int  # the dwarf, or the Wizard's building (-1: none)
+    owner: int  # wizard: the owner of the building
+    target: int  # wizard: the building
+    starter: int  # the seat whose exploration or card started the bid
+    stage: int  # 0 drawing, 1 sealed commitments, 2 and on: revealed
+    pool: list[list[int]]  # per seat: the bid pool
+    bid_resources: list[list[int]]  # per seat: rocks, shinies, booze gained in this bid (§5.3)
+    commit: list[tuple[Any, ...] | None]  # per seat: the sealed commitment (cards, uses)
+    ready: list[bool]
+    sizes: list[int]  # hand sizes when the commitments began (§20.5: all the others see of B3)
+    values: list[int]  # per seat: the bid value (§9.3)
+    trashed: list[list[int]]  # per seat: the bid value of each trashed card, per round
+    choices: dict[int, int]  # target seat -> trashed card (sealed until all chose)
+    contenders: list[int]  # seats choosing in the current trash round
+    rounds: int  # tie-break rounds so far
+    winner: int
+    hut_extras: list[int]  # per seat: the Witch's Hut extras drawn (§9.2 B2)
+    conversions: dict[int, int]  # card -> counted resource type (Tapfa, Piling, Fool's Gold)
+    ygg_revealed: list[bool]  # per seat: revealed a Ygg (protected from B5 on)
+    ygg_stopped: list[bool]  # per seat: a Ygg stopped something
+    losers: list[int]  # the worst losers (party)
+    queue: list[tuple[int, int]]  # On Bid texts still to resolve: (seat, card)
+    loki_choosers: dict[int, int]  # victim -> the seat that makes its trash choices
+    mishap: bool  # a Logistical Mishap resolved
+    protected: list[bool]  # B10: kept out of the Mishap deal / the Wizard move stopped
+    tapfa_on: list[bool]  # per seat: Tapfa counts its printed Rocks as Shinies
+    commit_entries: list[int]  # per seat: commit_bid entries so far (public: sealed entries are listed)
+    mishap_committers: list[int]
+    wizard_stopped: bool  # the Wizard move was stopped (N7)
+
+    __slots__ = tuple(__annotations__)
 
     def __init__(self, players: int, kind: int, prize: int, starter: int) -> None:
         self.kind = kind
         self.prize = prize
-        self.owner = -1  # wizard: owner of the building
-        self.target = -1  # wizard: the building
+        self.owner = -1
+        self.target = -1
         self.starter = starter
         self.stage = 0
-        self.pool: list[list[int]] = [[] for _ in range(players)]
-        self.bres: list[list[int]] = [[0, 0, 0] for _ in range(players)]
-        self.commit: list[tuple[Any, ...] | None] = [None] * players
+        self.pool = [[] for _ in range(players)]
+        self.bid_resources = [[0, 0, 0] for _ in range(players)]
+        self.commit = [None] * players
         self.ready = [False] * players
-        self.sizes: list[int] = []
+        self.sizes = []
         self.values = [0] * players
-        self.trashed: list[list[int]] = [[] for _ in range(players)]  # bid value of each trashed card, per round
-        self.choices: dict[int, int] = {}  # target seat -> trashed card (sealed until all chose)
-        self.contenders: list[int] = []  # seats choosing in the current trash round
+        self.trashed = [[] for _ in range(players)]
+        self.choices = {}
+        self.contenders = []
         self.rounds = 0
         self.winner = -1
-        self.hut = [0] * players
-        self.conv: dict[int, int] = {}  # card -> counted resource type
-        self.ygg = [False] * players  # revealed a Ygg (protected from B5 on)
-        self.yggmark = [False] * players  # a Ygg stopped something
-        self.losers: list[int] = []
-        self.queue: list[tuple[int, int]] = []  # On Bid texts still to resolve: (seat, card)
-        self.loki: dict[int, int] = {}  # victim -> chooser
+        self.hut_extras = [0] * players
+        self.conversions = {}
+        self.ygg_revealed = [False] * players
+        self.ygg_stopped = [False] * players
+        self.losers = []
+        self.queue = []
+        self.loki_choosers = {}
         self.mishap = False
-        self.protected = [False] * players  # B10: kept out of the Mishap deal / the Wizard move stopped
-        self.tapfa = [False] * players
-        self.ncommit = [0] * players  # commit_bid entries so far (public: sealed entries are listed)
-        self.mishappers: list[int] = []
-        self.wizstop = False  # the Wizard move was stopped (N7)
+        self.protected = [False] * players
+        self.tapfa_on = [False] * players
+        self.commit_entries = [0] * players
+        self.mishap_committers = []
+        self.wizard_stopped = False
 
     def clone(self) -> "Bid":
         other = Bid.__new__(Bid)
@@ -139,7 +141,7 @@ class Bid:
         other.starter = self.starter
         other.stage = self.stage
         other.pool = [p[:] for p in self.pool]
-        other.bres = [p[:] for p in self.bres]
+        other.bid_resources = [p[:] for p in self.bid_resources]
         other.commit = self.commit[:]
         other.ready = self.ready[:]
         other.sizes = self.sizes[:]
@@ -149,30 +151,30 @@ class Bid:
         other.contenders = self.contenders[:]
         other.rounds = self.rounds
         other.winner = self.winner
-        other.hut = self.hut[:]
-        other.conv = dict(self.conv)
-        other.ygg = self.ygg[:]
-        other.yggmark = self.yggmark[:]
+        other.hut_extras = self.hut_extras[:]
+        other.conversions = dict(self.conversions)
+        other.ygg_revealed = self.ygg_revealed[:]
+        other.ygg_stopped = self.ygg_stopped[:]
         other.losers = self.losers[:]
         other.queue = self.queue[:]
-        other.loki = dict(self.loki)
+        other.loki_choosers = dict(self.loki_choosers)
         other.mishap = self.mishap
         other.protected = self.protected[:]
-        other.tapfa = self.tapfa[:]
-        other.ncommit = self.ncommit[:]
-        other.mishappers = self.mishappers[:]
-        other.wizstop = self.wizstop
+        other.tapfa_on = self.tapfa_on[:]
+        other.commit_entries = self.commit_entries[:]
+        other.mishap_committers = self.mishap_committers[:]
+        other.wizard_stopped = self.wizard_stopped
         return other
 
     def key(self) -> tuple[Any, ...]:
         return (
             self.kind, self.prize, self.owner, self.target, self.starter, self.stage,
-            tuple(map(tuple, self.pool)), tuple(map(tuple, self.bres)), tuple(self.commit),
+            tuple(map(tuple, self.pool)), tuple(map(tuple, self.bid_resources)), tuple(self.commit),
             tuple(self.ready), tuple(self.sizes), tuple(self.values), tuple(map(tuple, self.trashed)),
             tuple(sorted(self.choices.items())), tuple(self.contenders), self.rounds, self.winner,
-            tuple(self.hut), tuple(sorted(self.conv.items())), tuple(self.ygg), tuple(self.yggmark),
-            tuple(self.losers), tuple(self.queue), tuple(sorted(self.loki.items())), self.mishap,
-            tuple(self.protected), tuple(self.tapfa), tuple(self.ncommit), tuple(self.mishappers), self.wizstop,
+            tuple(self.hut_extras), tuple(sorted(self.conversions.items())), tuple(self.ygg_revealed), tuple(self.ygg_stopped),
+            tuple(self.losers), tuple(self.queue), tuple(sorted(self.loki_choosers.items())), self.mishap,
+            tuple(self.protected), tuple(self.tapfa_on), tuple(self.commit_entries), tuple(self.mishap_committers), self.wizard_stopped,
         )
 
 
@@ -192,8 +194,8 @@ class BiddingMixin(StateBase):
     def start_bid(self, kind: int, prize: int, starter: int) -> None:
         if self.bid is not None:
             self.bid_stack.append(self.bid)
-        self.bid = Bid(self.n, kind, prize, starter)
-        if prize >= 0 and prize not in self.aside:
+        self.bid = Bid(self.players, kind, prize, starter)
+        if prize >= 0 and prize not in self.aside_cards:
             self._set_aside(prize, -1)
         self.stack.append((T_BID_COMMIT,))
         for seat in reversed(self.turn_order(self.active)):
@@ -203,7 +205,7 @@ class BiddingMixin(StateBase):
         _, seat, phase = task
         if phase == 0:
             self.stack.append((T_BID_DRAW, seat, 1))
-            self.stack.append((T_DRAW, seat, T.BID_DRAW))
+            self.stack.append((T_DRAW, seat, tables.BID_DRAW))
         elif self.own_building(seat, K_HUT) >= 0:
             self._prompt(P_HUT, seat)
 
@@ -238,7 +240,7 @@ class BiddingMixin(StateBase):
                 u += 1
                 if self._bid_use(seat, use):
                     self.stack.append((T_BID_REVEAL, i, u))
-                    self.stack.append((T_DRAW, seat, T.HOARD_DRAW))
+                    self.stack.append((T_DRAW, seat, tables.HOARD_DRAW))
                     return
             i += 1
             u = 0
@@ -247,16 +249,16 @@ class BiddingMixin(StateBase):
     def _bid_use(self, seat: int, use: tuple[Any, ...]) -> bool:
         """Carry out one resource use at B4; True when it needs a draw (a Hoard)."""
         assert self.bid is not None  # a bid is running (narrows Bid | None)
-        bres = self.bid.bres[seat]
+        bres = self.bid.bid_resources[seat]
         if use[0] == 0:  # tap
             b = use[1]
             kind = self.kind[b]
             self.tapped[b] = True
-            if kind in T.PRODUCER:
-                res, amount, _ = T.PRODUCER[kind]
-                bres[res] += amount * (2 if kind in self.doubled and seat == self.active else 1)
+            if kind in tables.PRODUCER:
+                res, amount, _ = tables.PRODUCER[kind]
+                bres[res] += amount * (2 if kind in self.doubled_kinds and seat == self.active else 1)
             else:
-                res, mult = T.MULTIPLIER[kind]
+                res, mult = tables.MULTIPLIER[kind]
                 bres[res] += (mult - 1) * use[2]
             return False
         if use[0] == 1:  # pawn
@@ -264,16 +266,16 @@ class BiddingMixin(StateBase):
             self.take_from_hand_or_store(seat, card)
             old = self.stored.get(b)
             if old:
-                self.disc[seat].extend(old)
+                self.discard[seat].extend(old)
             self.stored[b] = [card]
             self.tapped[b] = True
-            bres[S] += self.card_value(card)
+            bres[SHINIES] += self.card_value(card)
             return False
         card = use[1]  # hoard
         self.hand[seat].remove(card)
         self._hand_left(seat, card)
         self.trash.append(card)
-        bres[use[2]] += T.HOARD_GAIN
+        bres[use[2]] += tables.HOARD_GAIN
         return True
 
     def _on_bid(self) -> None:
@@ -287,10 +289,10 @@ class BiddingMixin(StateBase):
             for card in commit[0] if commit is not None else ():
                 kind = kinds[card]
                 if kind == K_YGG:
-                    bid.ygg[seat] = True
-                if kind == K_MISHAP and seat not in bid.mishappers:
-                    bid.mishappers.append(seat)
-                if kind in T.ON_BID:
+                    bid.ygg_revealed[seat] = True
+                if kind == K_MISHAP and seat not in bid.mishap_committers:
+                    bid.mishap_committers.append(seat)
+                if kind in tables.ON_BID:
                     queue.append((seat, card))
         bid.queue = queue
         self.stack.append((T_ONBID,))
@@ -300,16 +302,16 @@ class BiddingMixin(StateBase):
         assert bid is not None  # a bid is running (narrows Bid | None)
         if not bid.queue:
             self._bid_values()
-            bid.contenders = list(range(self.n))
+            bid.contenders = list(range(self.players))
             self._open_trash_round()
             return
         seat, card = bid.queue.pop(0)
         self.stack.append((T_ONBID,))
         kind = self.kind[card]
         if kind == K_ORI:
-            self.stack.append((T_ORI_TAKE, seat, T.ORI_DRAW))
+            self.stack.append((T_ORI_TAKE, seat, tables.ORI_DRAW))
         elif kind == K_TAPFA:
-            bid.tapfa[seat] = True
+            bid.tapfa_on[seat] = True
         elif kind == K_PILING:
             self._prompt(P_ONBID, seat, (C_PILING, card))
         elif kind == K_FOOLS:
@@ -334,7 +336,7 @@ class BiddingMixin(StateBase):
         assert self.bid is not None  # a bid is running (narrows Bid | None)
         kinds = self.kind
         return [
-            c for s in range(self.n) if s != seat for c in self.bid.pool[s] if not T.IS_DWARF[kinds[c]]
+            c for s in range(self.players) if s != seat for c in self.bid.pool[s] if not tables.IS_DWARF[kinds[c]]
         ]
 
     def _pool_of(self, card: int) -> int:
@@ -351,10 +353,10 @@ class BiddingMixin(StateBase):
         if n <= 0:
             return
         if not self.draw[seat]:
-            if not self.disc[seat]:
+            if not self.discard[seat]:
                 return
             self.stack.append(task)
-            self._chance(("shuffle", seat, tuple(self.disc[seat])))
+            self._chance(("shuffle", seat, tuple(self.discard[seat])))
             return
         card = self._draw_pop(seat, to_hand=False)
         self.bid.pool[seat].append(card)
@@ -366,11 +368,11 @@ class BiddingMixin(StateBase):
 
     def _t_conv(self, task: TaskEntry) -> None:
         assert self.bid is not None  # a bid is running (narrows Bid | None)
-        self.bid.conv[task[1]] = task[2]
+        self.bid.conversions[task[1]] = task[2]
 
     def _t_loki(self, task: TaskEntry) -> None:
         assert self.bid is not None  # a bid is running (narrows Bid | None)
-        self.bid.loki[task[1]] = task[2]
+        self.bid.loki_choosers[task[1]] = task[2]
 
     def _t_steal(self, task: TaskEntry) -> None:
         assert self.bid is not None  # a bid is running (narrows Bid | None)
@@ -383,7 +385,7 @@ class BiddingMixin(StateBase):
         """A stopped N6 keeps the seat out of the Mishap deal; a stopped N7 keeps its building."""
         assert self.bid is not None  # a bid is running (narrows Bid | None)
         if task[2] == 7:
-            self.bid.wizstop = True
+            self.bid.wizard_stopped = True
         else:
             self.bid.protected[task[1]] = True
 
@@ -393,11 +395,11 @@ class BiddingMixin(StateBase):
     def _t_panda_move(self, task: TaskEntry) -> None:
         _, card, to = task
         self.trash.remove(card)
-        self.disc[to].append(card)
+        self.discard[to].append(card)
 
     def panda_eligible(self, card: int) -> bool:
         kind = self.kind[card]
-        return not (T.IS_ACTION[kind] or T.KFAMILY[kind] == "event" or kind == K_PANDA)
+        return not (tables.IS_ACTION[kind] or tables.KFAMILY[kind] == "event" or kind == K_PANDA)
 
     def panda_problem(self, seat: int, card: int, moves: Any) -> str:
         if card not in self.hand[seat] or self.kind[card] != K_PANDA:
@@ -410,9 +412,9 @@ class BiddingMixin(StateBase):
         for c, to in moves:
             if c not in self.trash or not self.panda_eligible(c):
                 return f"{self.names[c]} is not a card Trash Panda may take from the trash"
-            if not 0 <= to < self.n:
+            if not 0 <= to < self.players:
                 return f"seat {to} does not exist"
-            if T.IS_PROJECT[self.kind[c]] and self.owns_project(to):
+            if tables.IS_PROJECT[self.kind[c]] and self.owns_project(to):
                 return f"seat {to} already owns a project (MH-65)"
         return ""
 
@@ -436,11 +438,11 @@ class BiddingMixin(StateBase):
                 for x in sorted(set(combo)):
                     picked.extend(by_kind[x][: combo.count(x)])
                 picked.sort()
-                dests = [range(self.n) if self.kind[c] == T.HANGOVER else (seat,) for c in picked]
+                dests = [range(self.players) if self.kind[c] == tables.HANGOVER else (seat,) for c in picked]
                 for to in product(*dests):
                     moves = tuple(zip(picked, to))
-                    if all(not (T.IS_PROJECT[self.kind[c]] and self.owns_project(d)) for c, d in moves):
-                        plays.append((A_PLAYACT, card, moves, self.nact))
+                    if all(not (tables.IS_PROJECT[self.kind[c]] and self.owns_project(d)) for c, d in moves):
+                        plays.append((A_PLAYACT, card, moves, self.actions_applied))
         return plays
 
     def _onbid_actions(self, seat: int) -> list[tuple[Any, ...]]:
@@ -450,17 +452,17 @@ class BiddingMixin(StateBase):
         bid = self.bid
         assert bid is not None  # a bid is running (narrows Bid | None)
         if what == C_PILING:
-            return [(A_PASS,)] + [(A_CHOOSE, C_PILING, c) for c in bid.pool[seat] if T.KVALUE_RES[kinds[c]] == R]
+            return [(A_PASS,)] + [(A_CHOOSE, C_PILING, c) for c in bid.pool[seat] if tables.KVALUE_RES[kinds[c]] == ROCKS]
         if what == C_FOOLS:
             return [(A_PASS,)] + [
-                (A_CHOOSE, C_FOOLS, c) for p in bid.pool for c in p if T.KVALUE_RES[kinds[c]] == S
+                (A_CHOOSE, C_FOOLS, c) for p in bid.pool for c in p if tables.KVALUE_RES[kinds[c]] == SHINIES
             ]
         if what == C_LOKI:
-            return [(A_CHOOSE, C_LOKI, s) for s in range(self.n) if s != seat]
+            return [(A_CHOOSE, C_LOKI, s) for s in range(self.players) if s != seat]
         if what == C_POLITICS:
             return [(A_CHOOSE, C_POLITICS, c) for c in self._politics_targets(seat)]
         if what == C_MINECARTS:
-            res = sorted(c for c in bid.pool[seat] if T.IS_RESOURCE[kinds[c]])
+            res = sorted(c for c in bid.pool[seat] if tables.IS_RESOURCE[kinds[c]])
             return [(A_CHOOSE, C_MINECARTS, keep) for k in range(min(3, len(res)) + 1) for keep in combinations(res, k)]
         raise AssertionError(f"unknown On Bid prompt {what}")
 
@@ -473,14 +475,14 @@ class BiddingMixin(StateBase):
         if a[0] == A_PASS:
             return
         if what == C_PILING:
-            bid.conv[a[2]] = S
+            bid.conversions[a[2]] = SHINIES
         elif what == C_FOOLS:
             card = a[2]
             victim = self._pool_of(card)
             if victim == seat:
-                bid.conv[card] = R
+                bid.conversions[card] = ROCKS
             else:
-                self._threaten(victim, 4, (T_CONV, card, R), seat)
+                self._threaten(victim, 4, (T_CONV, card, ROCKS), seat)
         elif what == C_LOKI:
             self._threaten(a[2], 2, (T_LOKI, a[2], seat), seat)
         elif what == C_POLITICS:
@@ -491,8 +493,8 @@ class BiddingMixin(StateBase):
             kinds = self.kind
             stay = []
             for c in bid.pool[seat]:
-                if T.IS_RESOURCE[kinds[c]] and c not in keep:
-                    self.disc[seat].append(c)
+                if tables.IS_RESOURCE[kinds[c]] and c not in keep:
+                    self.discard[seat].append(c)
                 else:
                     stay.append(c)
             bid.pool[seat] = stay
@@ -500,19 +502,19 @@ class BiddingMixin(StateBase):
     def counted_type(self, card: int, seat: int = -1) -> int:
         """A card's type for bid values: printed, unless Piling, Fool's Gold or Tapfa convert it."""
         bid = self.bid
-        printed = T.KVALUE_RES[self.kind[card]]
+        printed = tables.KVALUE_RES[self.kind[card]]
         if bid is None:
             return printed
-        if card in bid.conv:
-            return bid.conv[card]
-        if printed == R and seat >= 0 and bid.tapfa[seat]:
-            return S
+        if card in bid.conversions:
+            return bid.conversions[card]
+        if printed == ROCKS and seat >= 0 and bid.tapfa_on[seat]:
+            return SHINIES
         return printed
 
     def card_bid_value(self, card: int, seat: int = -1) -> int:
         assert self.bid is not None  # a bid is running (narrows Bid | None)
         res = self.counted_type(card, seat)
-        if res >= 0 and res in T.CURRENCY[BID_KINDS[self.bid.kind]]:
+        if res >= 0 and res in tables.CURRENCY[BID_KINDS[self.bid.kind]]:
             return self.card_value(card)
         return 0
 
@@ -520,16 +522,16 @@ class BiddingMixin(StateBase):
         """B6 (§9.3)."""
         bid = self.bid
         assert bid is not None  # a bid is running (narrows Bid | None)
-        currency = T.CURRENCY[BID_KINDS[bid.kind]]
-        for seat in range(self.n):
+        currency = tables.CURRENCY[BID_KINDS[bid.kind]]
+        for seat in range(self.players):
             value = sum(self.card_bid_value(c, seat) for c in bid.pool[seat])
-            value += sum(bid.bres[seat][r] for r in currency)
-            if B in currency:
-                value += T.DISTILLERY_BONUS * sum(
-                    1 for b in self.town[seat] if self.kind[b] == T.DISTILLERY and self.finished(b)
+            value += sum(bid.bid_resources[seat][r] for r in currency)
+            if BOOZE in currency:
+                value += tables.DISTILLERY_BONUS * sum(
+                    1 for b in self.town[seat] if self.kind[b] == tables.DISTILLERY and self.finished(b)
                 )
             if bid.kind == BID_WIZARD and seat == bid.owner:
-                value += T.WIZARD_BONUS
+                value += tables.WIZARD_BONUS
             bid.values[seat] = value
 
     def eligible(self, seat: int) -> list[int]:
@@ -538,7 +540,7 @@ class BiddingMixin(StateBase):
         kinds = self.kind
         return [
             c for c in self.bid.pool[seat]
-            if not T.IS_DWARF[kinds[c]] and kinds[c] not in T.TRASH_INELIGIBLE_IDS
+            if not tables.IS_DWARF[kinds[c]] and kinds[c] not in tables.TRASH_INELIGIBLE_IDS
         ]
 
     def _trash_targets(self) -> list[int]:
@@ -547,13 +549,13 @@ class BiddingMixin(StateBase):
 
     def _trash_choosers(self) -> list[int]:
         assert self.bid is not None  # a bid is running (narrows Bid | None)
-        loki = self.bid.loki
+        loki = self.bid.loki_choosers
         return sorted({loki.get(t, t) for t in self._trash_targets()})
 
     def _trash_done(self, chooser: int) -> bool:
         bid = self.bid
         assert bid is not None  # a bid is running (narrows Bid | None)
-        return all(t in bid.choices for t in self._trash_targets() if bid.loki.get(t, t) == chooser)
+        return all(t in bid.choices for t in self._trash_targets() if bid.loki_choosers.get(t, t) == chooser)
 
     def _open_trash_round(self) -> None:
         if self._trash_targets():
@@ -587,7 +589,7 @@ class BiddingMixin(StateBase):
             top = max(bid.values)
             if top == 0:
                 return self._bid_decided(-1)
-            tied = [s for s in range(self.n) if bid.values[s] == top]
+            tied = [s for s in range(self.players) if bid.values[s] == top]
             if len(tied) == 1:
                 return self._bid_decided(tied[0])
         else:
@@ -625,7 +627,7 @@ class BiddingMixin(StateBase):
         # B10: end-of-bid protection, each affected player in turn order (pushed in reverse)
         threats: list[tuple[int, int, int]] = []
         if bid.mishap:
-            threats.extend((p, 6, -1) for p in order if p not in bid.mishappers)
+            threats.extend((p, 6, -1) for p in order if p not in bid.mishap_committers)
         if bid.kind == BID_WIZARD and winner >= 0 and winner != bid.owner:
             threats.append((bid.owner, 7, bid.starter))
         for victim, code, source in reversed(threats):
@@ -635,7 +637,7 @@ class BiddingMixin(StateBase):
         """§9.6 (MH-14)."""
         bid = self.bid
         assert bid is not None  # a bid is running (narrows Bid | None)
-        others = [s for s in range(self.n) if s != bid.winner]
+        others = [s for s in range(self.players) if s != bid.winner]
         low = min(bid.values[s] for s in others)
         tied = [s for s in others if bid.values[s] == low]
         if len(tied) > 1:
@@ -648,28 +650,28 @@ class BiddingMixin(StateBase):
         bid = self.bid
         assert bid is not None  # a bid is running (narrows Bid | None)
         kinds = self.kind
-        for seat in range(self.n):
+        for seat in range(self.players):
             keep = []
             for c in bid.pool[seat]:
                 if kinds[c] == K_POLITICS:
                     self.trash.append(c)
                 elif kinds[c] == K_YGG:
-                    (self.disc[seat] if bid.yggmark[seat] else self.trash).append(c)
+                    (self.discard[seat] if bid.ygg_stopped[seat] else self.trash).append(c)
                 else:
                     keep.append(c)
             bid.pool[seat] = keep
         deal: list[int] = []
-        for seat in range(self.n):
-            if bid.mishap and not (bid.protected[seat] and seat not in bid.mishappers):
+        for seat in range(self.players):
+            if bid.mishap and not (bid.protected[seat] and seat not in bid.mishap_committers):
                 for c in bid.pool[seat]:
-                    (self.disc[seat] if T.IS_DWARF[kinds[c]] else deal).append(c)
+                    (self.discard[seat] if tables.IS_DWARF[kinds[c]] else deal).append(c)
             else:
-                self.disc[seat].extend(bid.pool[seat])
+                self.discard[seat].extend(bid.pool[seat])
             bid.pool[seat] = []
-            bid.bres[seat] = [0, 0, 0]
+            bid.bid_resources[seat] = [0, 0, 0]
         for seat in reversed(self.turn_order(self.active)):
-            if bid.hut[seat]:
-                self.stack.append((T_HUT_TRASH, seat, bid.hut[seat]))
+            if bid.hut_extras[seat]:
+                self.stack.append((T_HUT_TRASH, seat, bid.hut_extras[seat]))
         if deal:
             for c in deal:
                 self._set_aside(c, -1)
@@ -679,14 +681,14 @@ class BiddingMixin(StateBase):
         """§9.7: card i goes to the i-th unprotected player, in turn order from the active player."""
         bid = self.bid
         assert bid is not None  # a bid is running (narrows Bid | None)
-        targets = [p for p in self.turn_order(self.active) if not (bid.protected[p] and p not in bid.mishappers)]
+        targets = [p for p in self.turn_order(self.active) if not (bid.protected[p] and p not in bid.mishap_committers)]
         for i, c in enumerate(order):
             self._unaside(c)
-            self.disc[targets[i % len(targets)]].append(c)
+            self.discard[targets[i % len(targets)]].append(c)
 
     def _t_hut_trash(self, task: TaskEntry) -> None:
         _, seat, left = task
-        if left <= 0 or not any(not T.IS_DWARF[self.kind[c]] for c in self.hand[seat]):
+        if left <= 0 or not any(not tables.IS_DWARF[self.kind[c]] for c in self.hand[seat]):
             return
         self.stack.append((T_HUT_TRASH, seat, left - 1))
         self._chance(("rtrash", seat))
@@ -697,22 +699,22 @@ class BiddingMixin(StateBase):
         assert bid is not None  # a bid is running (narrows Bid | None)
         if bid.kind == BID_WIZARD:
             b, owner, winner = bid.target, bid.owner, bid.winner
-            if winner < 0 or winner == owner or bid.wizstop or b not in self.town[owner]:
+            if winner < 0 or winner == owner or bid.wizard_stopped or b not in self.town[owner]:
                 return
-            if T.IS_PROJECT[self.kind[b]] and self.owns_project(winner):
+            if tables.IS_PROJECT[self.kind[b]] and self.owns_project(winner):
                 return  # MH-84
             self.town[owner].remove(b)
             self.town[winner].append(b)
             stored = self.stored.get(b)
             if stored:
-                dwarves = [c for c in stored if T.IS_DWARF[self.kind[c]]]
-                self.disc[owner].extend(dwarves)
-                self.stored[b] = [c for c in stored if not T.IS_DWARF[self.kind[c]]]
+                dwarves = [c for c in stored if tables.IS_DWARF[self.kind[c]]]
+                self.discard[owner].extend(dwarves)
+                self.stored[b] = [c for c in stored if not tables.IS_DWARF[self.kind[c]]]
             return
         self._unaside(bid.prize)
         if bid.winner >= 0:
-            self.disc[bid.winner].append(bid.prize)
-            self.found += 1
+            self.discard[bid.winner].append(bid.prize)
+            self.dwarves_found += 1
         else:
             self._x_bottom(bid.prize)
 

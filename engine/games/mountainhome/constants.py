@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-from . import tables as T
+from . import tables
 
 GAME_ID = "mountainhome"
 
@@ -237,14 +237,14 @@ POOLS = ("dwarves", "events", "recurring")
 # dwarf ability options
 OPT_GAIN, OPT_DOUBLE = 0, 1
 
-K = T.KINDEX
+K = tables.KINDEX
 K_KARINA = K["karina"]
 K_LAGERTHA = K["lagertha"]
 K_MARG = K["marg"]
 K_ORI = K["ori"]
 K_BALDUR = K["baldur"]
 K_THORVALD = K["thorvald"]
-K_HALL = frozenset(T.HALL_BY_SEAT)
+K_HALL = frozenset(tables.HALL_BY_SEAT)
 K_WAREHOUSE = K["warehouse"]
 K_DWELLING = K["dwelling"]
 K_PAWNSHOP = K["pawnshop"]
@@ -272,7 +272,7 @@ K_DRAGON = K["dragon"]
 K_GOBLINS = K["goblins"]
 K_REORG = K["reorg"]
 AFTER_DRAW_EVENTS = frozenset((K["dragon"], K["goblins"], K["reorg"]))
-RECURRING = frozenset(k for k in range(T.NK) if T.KTYPE[k] in ("event_recurring", "location"))
+RECURRING = frozenset(k for k in range(tables.NK) if tables.KTYPE[k] in ("event_recurring", "location"))
 
 ZERO = (0, 0, 0)
 

@@ -9,7 +9,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from ...core import CHANCE, TERMINAL, IllegalActionError, RandomSource
-from . import tables as T
+from . import tables
 from .constants import (
     A_BID,
     A_BUY,
@@ -87,7 +87,7 @@ from .constants import (
     missing_rule,
 )
 from .payment import add_cost, pays
-from .tables import B, R, S
+from .tables import BOOZE, ROCKS, SHINIES
 
 
 if TYPE_CHECKING:
@@ -115,7 +115,7 @@ class MovesMixin(StateBase):
         if prompt == P_ACTION:
             return self._action_step_actions(seat)
         if prompt == P_PICK:
-            return [(A_PICK, k) for k in T.LEGENDARIES if k not in self.legend]
+            return [(A_PICK, k) for k in tables.LEGENDARIES if k not in self.legendaries]
         if prompt == P_KARINA:
             return [(A_REACT, self.layout.legendary_inst[K_KARINA]), (A_PASS,)]
         if prompt == P_LAGERTHA:
@@ -131,7 +131,7 @@ class MovesMixin(StateBase):
         if prompt == P_CAVERN:
             return [(A_PASS,)] + [(A_CAVERN, d) for d in self.dwarves_available(seat)]
         if prompt == P_HUT:
-            return [(A_HUT, k) for k in range(T.CONSTANTS["hut_max_extra_draw"] + 1)]
+            return [(A_HUT, k) for k in range(tables.CONSTANTS["hut_max_extra_draw"] + 1)]
         if prompt == P_TRADE:
             return self._trade_answers(seat)
         raise missing_rule(f"prompt {PROMPT_NAMES.get(prompt, prompt)}")
@@ -142,27 +142,27 @@ class MovesMixin(StateBase):
         acts: list[tuple[Any, ...]] = [(A_TDECLINE,)]
         project_ok = not self.owns_project(offerer)
         for c in self.hand[seat]:
-            if (want < 0 or kinds[c] == want) and (project_ok or not T.IS_PROJECT[kinds[c]]):
+            if (want < 0 or kinds[c] == want) and (project_ok or not tables.IS_PROJECT[kinds[c]]):
                 acts.append((A_TACCEPT, c))
         return acts
 
     def dwarves_available(self, seat: int) -> list[int]:
         """Dwarves ``seat`` may use: hand and Clan Hall (§6.1)."""
         kinds = self.kind
-        return [c for c in self.hand[seat] if T.IS_DWARF[kinds[c]]] + self.hall_dwarves(seat)
+        return [c for c in self.hand[seat] if tables.IS_DWARF[kinds[c]]] + self.hall_dwarves(seat)
 
     def _construct_options(self, seat: int) -> list[tuple[int, tuple[Any, ...]]]:
         """(building, pay) for one step of each unfinished building."""
-        pool = self.apool
+        pool = self.action_pool
         return [(b, pay) for b in self.unfinished(seat) for pay in pays(self.next_step_cost(b), pool)]
 
     def _marg_options(self, seat: int) -> list[tuple[tuple[Any, ...], tuple[Any, ...]]]:
-        pool = self.apool
+        pool = self.action_pool
         steps: list[tuple[tuple[int, ...], tuple[int, int, int, int]]] = []
         unfinished = self.unfinished(seat)
         for b in unfinished:
-            p = self.prog.get(b, 0)
-            costs = T.KSTEPS[self.kind[b]]
+            p = self.steps_done.get(b, 0)
+            costs = tables.KSTEPS[self.kind[b]]
             steps.append(((b,), costs[p]))
             if p + 1 < len(costs):
                 steps.append(((b, b), add_cost(costs[p], costs[p + 1])))
@@ -185,21 +185,21 @@ class MovesMixin(StateBase):
         then ``end_action_step``; the fused playout indexes into it without building the offers.
         """
         kinds = self.kind
-        pool = self.apool
+        pool = self.action_pool
         acts: list[tuple[Any, ...]] = []
         hand = self.hand[seat]
         warehouse = self.warehouse_cards(seat)
         for c in hand:
-            if T.IS_RESOURCE[kinds[c]]:
+            if tables.IS_RESOURCE[kinds[c]]:
                 acts.append((A_PLAY, c))
         for c in warehouse:
             acts.append((A_PLAY, c))
         construct = self._construct_options(seat)
         for d in self.dwarves_available(seat):
             kd = kinds[d]
-            if kd in T.LABOURER_OPTIONS:
-                acts.extend((A_DWARF, d, res) for res, _ in T.LABOURER_OPTIONS[kd])
-            elif kd in T.RENOWNED:
+            if kd in tables.LABOURER_OPTIONS:
+                acts.extend((A_DWARF, d, res) for res, _ in tables.LABOURER_OPTIONS[kd])
+            elif kd in tables.RENOWNED:
                 acts.append((A_DWARF, d, OPT_GAIN))
                 acts.append((A_DWARF, d, OPT_DOUBLE))
             elif kd == K_ORI or kd == K_THORVALD:
@@ -212,7 +212,7 @@ class MovesMixin(StateBase):
             acts.extend((A_COMMIT, d, b, pay) for b, pay in construct)
         project = self.owns_project(seat)
         for c in hand:
-            if T.IS_BUILDING[kinds[c]]:
+            if tables.IS_BUILDING[kinds[c]]:
                 acts.append((A_PLACE, c))
         for b in self.town[seat]:
             if not self.upright(b):
@@ -221,44 +221,44 @@ class MovesMixin(StateBase):
         for b in self.town[seat]:
             if kinds[b] == K_DWELLING and self.finished(b) and self.stored.get(b):
                 acts.extend((A_DWELL, b, t, pay) for t, pay in construct)
-        for s in range(self.n):
+        for s in range(self.players):
             for b in self.town[s]:
                 if kinds[b] == K_PAWNSHOP and self.upright(b) and self.stored.get(b):
-                    if self.card_value(self.stored[b][0]) <= pool[S]:
+                    if self.card_value(self.stored[b][0]) <= pool[SHINIES]:
                         acts.append((A_BUYBACK, b))
         for c in hand:
             kc = kinds[c]
-            if kc == T.HOARD:
-                acts.extend((A_HOARD, c, res) for res in (R, S, B))
+            if kc == tables.HOARD:
+                acts.extend((A_HOARD, c, res) for res in (ROCKS, SHINIES, BOOZE))
             elif kc == K_PILING:
                 acts.append((A_PLAYACT, c))
             elif kc == K_WIZARD:
-                acts.extend((A_PLAYACT, c, b) for s in range(self.n) if s != seat for b in self.town[s])
+                acts.extend((A_PLAYACT, c, b) for s in range(self.players) if s != seat for b in self.town[s])
             elif kc == K_PANDA:
                 acts.extend(self._panda_plays(seat, c))
         if not self.bought:
             profile = self.options["shop_profile"]
             consultants = self.in_area(K_CONSULTANTS)
-            for slot, card in enumerate(self.slots):
-                if card < 0 or (T.IS_PROJECT[kinds[card]] and project):
+            for slot, card in enumerate(self.shop_slots):
+                if card < 0 or (tables.IS_PROJECT[kinds[card]] and project):
                     continue
-                cost = T.price(kinds[card], profile)
-                if cost <= pool[S]:
+                cost = tables.price(kinds[card], profile)
+                if cost <= pool[SHINIES]:
                     acts.append((A_BUY, slot, 0))
-                    if consultants and cost + T.CONSULTANTS_FEE <= pool[S]:
+                    if consultants and cost + tables.CONSULTANTS_FEE <= pool[SHINIES]:
                         acts.append((A_BUY, slot, 1))
         if self.in_area(K_LAIR) and not self.lair_used:
             acts.extend((A_LAIR, d) for d in self.dwarves_available(seat))
-        if self.in_area(K_FORTRESS) and pool[B] >= T.FORTRESS["release_cost_booze"]:
-            acts.extend((A_FREL, d) for d in self.fortress)
+        if self.in_area(K_FORTRESS) and pool[BOOZE] >= tables.FORTRESS["release_cost_booze"]:
+            acts.extend((A_FREL, d) for d in self.fortress_dwarves)
         offers: list[tuple[int, list[int], list[int]]] = []
         if self.in_area(K_MARKET) and not self.traded:
             wants = [-1] + sorted(set(kinds))
-            for to in range(self.n):
-                if to == seat or to in self.offers:
+            for to in range(self.players):
+                if to == seat or to in self.offers_to:
                     continue
                 to_project = self.owns_project(to)
-                cards = [c for c in hand if not (T.IS_PROJECT[kinds[c]] and to_project)]
+                cards = [c for c in hand if not (tables.IS_PROJECT[kinds[c]] and to_project)]
                 offers.append((to, cards, wants))
         return acts, offers
 
@@ -302,37 +302,37 @@ class MovesMixin(StateBase):
     def _tap_actions(self, seat: int, b: int) -> list[tuple[Any, ...]]:
         kinds = self.kind
         kind = kinds[b]
-        pool = self.apool
+        pool = self.action_pool
         hand = self.hand[seat]
-        if kind in T.PRODUCER or kind == K_BOAT:
+        if kind in tables.PRODUCER or kind == K_BOAT:
             return [(A_TAP, b)]
-        if kind in T.MULTIPLIER:
-            res = T.MULTIPLIER[kind][0]
+        if kind in tables.MULTIPLIER:
+            res = tables.MULTIPLIER[kind][0]
             return [(A_TAP, b, n) for n in range(1, pool[res] + 1)]
         if kind in K_HALL:
-            dwarves = sorted(c for c in hand if T.IS_DWARF[kinds[c]])
+            dwarves = sorted(c for c in hand if tables.IS_DWARF[kinds[c]])
             return [(A_TAP, b, sub) for k in range(len(dwarves) + 1) for sub in combinations(dwarves, k)]
         if kind == K_WAREHOUSE:
-            return [(A_TAP, b, -1)] + [(A_TAP, b, c) for c in hand if T.IS_RESOURCE[kinds[c]]]
+            return [(A_TAP, b, -1)] + [(A_TAP, b, c) for c in hand if tables.IS_RESOURCE[kinds[c]]]
         if kind == K_DWELLING:
-            if pool[B] < T.DWELLING_COST:
+            if pool[BOOZE] < tables.DWELLING_COST:
                 return []
             acts: list[tuple[Any, ...]] = [(A_TAP, b, -1)]
             if not self.stored.get(b):
-                acts.extend((A_TAP, b, c) for c in hand if T.IS_DWARF[kinds[c]])
+                acts.extend((A_TAP, b, c) for c in hand if tables.IS_DWARF[kinds[c]])
             return acts
         if kind == K_PAWNSHOP:
-            cards = [c for c in hand if T.IS_RESOURCE[kinds[c]]] + self.warehouse_cards(seat)
+            cards = [c for c in hand if tables.IS_RESOURCE[kinds[c]]] + self.warehouse_cards(seat)
             return [(A_TAP, b, c) for c in cards]
         if kind == K_DUNGEON:
-            if pool[S] < T.DUNGEON_COST:
+            if pool[SHINIES] < tables.DUNGEON_COST:
                 return []
-            return [(A_TAP, b, c) for c in self.disc[seat]]
+            return [(A_TAP, b, c) for c in self.discard[seat]]
         if kind == K_WORKSHOP:
             acts = [
                 (A_TAP, b, 0, t, pay)
                 for t in self.unfinished(seat)
-                for pay in pays((0, 0, 0, T.WORKSHOP_COST), pool)
+                for pay in pays((0, 0, 0, tables.WORKSHOP_COST), pool)
             ]
             acts.append((A_TAP, b, 1, -1))
             acts.extend((A_TAP, b, 1, t) for t in self.town[seat] if t != b and self.finished(t))
@@ -350,7 +350,7 @@ class MovesMixin(StateBase):
         kinds = self.kind
         return [
             b for b in self.town[seat]
-            if self.upright(b) and (kinds[b] in T.PRODUCER or kinds[b] in T.MULTIPLIER or kinds[b] == K_PAWNSHOP)
+            if self.upright(b) and (kinds[b] in tables.PRODUCER or kinds[b] in tables.MULTIPLIER or kinds[b] == K_PAWNSHOP)
         ]
 
     def _uses_valid(self, seat: int, cards: tuple[Any, ...], uses: tuple[Any, ...]) -> str:
@@ -371,11 +371,11 @@ class MovesMixin(StateBase):
                 used_buildings.add(b)
                 kind = kinds[b]
                 if use[0] == 0:
-                    if kind in T.PRODUCER:
-                        res, amount, _ = T.PRODUCER[kind]
-                        gained[res] += amount * (2 if kind in self.doubled and seat == self.active else 1)
-                    elif kind in T.MULTIPLIER:
-                        res, mult = T.MULTIPLIER[kind]
+                    if kind in tables.PRODUCER:
+                        res, amount, _ = tables.PRODUCER[kind]
+                        gained[res] += amount * (2 if kind in self.doubled_kinds and seat == self.active else 1)
+                    elif kind in tables.MULTIPLIER:
+                        res, mult = tables.MULTIPLIER[kind]
                         n = use[2]
                         if n < 1 or n > gained[res]:
                             return f"{self.names[b]} needs n={n} from resources gained earlier in the list"
@@ -388,18 +388,18 @@ class MovesMixin(StateBase):
                     card = use[2]
                     if card in used_cards:
                         return f"{self.names[card]} is committed or used twice"
-                    if not (T.IS_RESOURCE[kinds[card]] and (card in hand or card in self.warehouse_cards(seat))):
+                    if not (tables.IS_RESOURCE[kinds[card]] and (card in hand or card in self.warehouse_cards(seat))):
                         return f"{self.names[card]} is not a resource card in hand or Warehouse"
                     used_cards.add(card)
-                    gained[S] += self.card_value(card)
+                    gained[SHINIES] += self.card_value(card)
             else:
                 card = use[1]
                 if card in used_cards:
                     return f"{self.names[card]} is committed or used twice"
-                if kinds[card] != T.HOARD or card not in hand:
+                if kinds[card] != tables.HOARD or card not in hand:
                     return f"{self.names[card]} is not a Dragon Hoard in hand"
                 used_cards.add(card)
-                gained[use[2]] += T.HOARD_GAIN
+                gained[use[2]] += tables.HOARD_GAIN
         return ""
 
     def _uses_gained(self, seat: int, uses: tuple[Any, ...]) -> list[int]:
@@ -408,16 +408,16 @@ class MovesMixin(StateBase):
         for use in uses:
             if use[0] == 0:
                 kind = kinds[use[1]]
-                if kind in T.PRODUCER:
-                    res, amount, _ = T.PRODUCER[kind]
-                    gained[res] += amount * (2 if kind in self.doubled and seat == self.active else 1)
+                if kind in tables.PRODUCER:
+                    res, amount, _ = tables.PRODUCER[kind]
+                    gained[res] += amount * (2 if kind in self.doubled_kinds and seat == self.active else 1)
                 else:
-                    res, mult = T.MULTIPLIER[kind]
+                    res, mult = tables.MULTIPLIER[kind]
                     gained[res] += (mult - 1) * use[2]
             elif use[0] == 1:
-                gained[S] += self.card_value(use[2])
+                gained[SHINIES] += self.card_value(use[2])
             else:
-                gained[use[2]] += T.HOARD_GAIN
+                gained[use[2]] += tables.HOARD_GAIN
         return gained
 
     def commit_problem(self, seat: int, cards: tuple[Any, ...], uses: tuple[Any, ...]) -> str:
@@ -427,7 +427,7 @@ class MovesMixin(StateBase):
         for c in cards:
             if c not in available:
                 return f"{self.names[c]} is not in seat {seat}'s hand, Clan Hall or Warehouse"
-            if c in self.warehouse_cards(seat) and not T.IS_RESOURCE[self.kind[c]]:
+            if c in self.warehouse_cards(seat) and not tables.IS_RESOURCE[self.kind[c]]:
                 return f"{self.names[c]} cannot be committed from the Warehouse"
         return self._uses_valid(seat, cards, uses)
 
@@ -437,7 +437,7 @@ class MovesMixin(StateBase):
         current = bid.commit[seat] or ((), ())
         cards, uses = current
         acts: list[tuple[Any, ...]] = [(A_READY,)]
-        stamp = self.nact
+        stamp = self.actions_applied
         used_cards = {u[2] if u[0] == 1 else u[1] for u in uses if u[0] != 0}
         for c in self.commit_cards_available(seat):
             if c not in cards and c not in used_cards:
@@ -449,16 +449,16 @@ class MovesMixin(StateBase):
         candidates: list[tuple[Any, ...]] = []
         for b in self._use_sources(seat):
             kind = kinds[b]
-            if kind in T.PRODUCER:
+            if kind in tables.PRODUCER:
                 candidates.append((0, b, 0))
-            elif kind in T.MULTIPLIER:
-                res = T.MULTIPLIER[kind][0]
+            elif kind in tables.MULTIPLIER:
+                res = tables.MULTIPLIER[kind][0]
                 candidates.extend((0, b, n) for n in range(1, self._uses_gained(seat, uses)[res] + 1))
             else:
-                candidates.extend((1, b, c) for c in self.hand[seat] + self.warehouse_cards(seat) if T.IS_RESOURCE[kinds[c]])
+                candidates.extend((1, b, c) for c in self.hand[seat] + self.warehouse_cards(seat) if tables.IS_RESOURCE[kinds[c]])
         for c in self.hand[seat]:
-            if kinds[c] == T.HOARD:
-                candidates.extend((2, c, res) for res in (R, S, B))
+            if kinds[c] == tables.HOARD:
+                candidates.extend((2, c, res) for res in (ROCKS, SHINIES, BOOZE))
         for use in candidates:
             new = uses + (use,)
             if not self._uses_valid(seat, cards, new):
@@ -474,7 +474,7 @@ class MovesMixin(StateBase):
         assert bid is not None  # a bid is running (narrows Bid | None)
         acts: list[tuple[Any, ...]] = []
         for t in self._trash_targets():
-            if bid.loki.get(t, t) == seat and t not in bid.choices:
+            if bid.loki_choosers.get(t, t) == seat and t not in bid.choices:
                 acts.extend((A_TRASH, c, -1 if t == seat else t) for c in self.eligible(t))
         return acts
 
@@ -487,7 +487,7 @@ class MovesMixin(StateBase):
             return [(A_CHOOSE, C_GOLEMS, d[1], 0), (A_CHOOSE, C_GOLEMS, d[1], 1)]
         if what == C_DRAGON:
             acts = [(A_CHOOSE, C_DRAGON, 0, c) for c in self.dwarves_available(seat)]
-            damaged = [(A_CHOOSE, C_DRAGON, 1, b) for b in self.town[seat] if self.prog.get(b, 0)]
+            damaged = [(A_CHOOSE, C_DRAGON, 1, b) for b in self.town[seat] if self.steps_done.get(b, 0)]
             return acts + (damaged or [(A_CHOOSE, C_DRAGON, 1, -1)])
         if what == C_GOBLINS:
             return self._goblin_options(seat)
@@ -499,16 +499,16 @@ class MovesMixin(StateBase):
             k = min(d[1], len(self.hand[seat]))
             return [(A_CHOOSE, C_REORG_PUT, p) for p in permutations(self.hand[seat], k)]
         if what == C_CAV_RES:
-            return [(A_CHOOSE, C_CAV_RES, T.RES_INDEX[r]) for r in T.CONSTANTS["cavern_d6"]["gain_choices"]]
+            return [(A_CHOOSE, C_CAV_RES, tables.RES_INDEX[r]) for r in tables.CONSTANTS["cavern_d6"]["gain_choices"]]
         if what == C_CAV_BUILD:
             return [(A_CHOOSE, C_CAV_BUILD, b) for b in self.unfinished(seat)]
         if what == C_BALDUR:
             from itertools import permutations
 
-            return [(A_CHOOSE, C_BALDUR, p) for p in permutations(self.private[seat]["xtop"])]
+            return [(A_CHOOSE, C_BALDUR, p) for p in permutations(self.private_knowledge[seat]["xtop"])]
         if what == C_FORTRESS:
-            cost = T.FORTRESS["capture_cost_booze"]
-            return [(A_PASS,)] + [(A_CHOOSE, C_FORTRESS, src, self.nact) for src in self.payment_options(seat, B, cost)]
+            cost = tables.FORTRESS["capture_cost_booze"]
+            return [(A_PASS,)] + [(A_CHOOSE, C_FORTRESS, src, self.actions_applied) for src in self.payment_options(seat, BOOZE, cost)]
         if what == C_PARTY:
             return [(A_CHOOSE, C_PARTY), (A_PASS,)]
         raise missing_rule(f"choose prompt {what}")
@@ -546,7 +546,7 @@ class MovesMixin(StateBase):
 
     def why_illegal(self, seat: int, action: Any) -> str:
         if self._validated(action):
-            if action[-1] != self.nact:
+            if action[-1] != self.actions_applied:
                 return "it was made for an earlier position"
             verb = action[0]
             if verb == A_BID:
@@ -562,8 +562,8 @@ class MovesMixin(StateBase):
             if action[1] == C_GOBLINS:
                 if self.prompt_data[0] != C_GOBLINS:
                     return "no Goblins prompt is open"
-                return self.payment_problem(seat, B, 1, action[3])
-            return self.payment_problem(seat, B, T.FORTRESS["capture_cost_booze"], action[2])
+                return self.payment_problem(seat, BOOZE, 1, action[3])
+            return self.payment_problem(seat, BOOZE, tables.FORTRESS["capture_cost_booze"], action[2])
         if action in self.legal_actions(seat):
             return ""
         return f"it is not a legal {PROMPT_NAMES.get(self.prompt, '?')} answer here"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...core import IllegalActionError, NotationError
-from . import tables as T
+from . import tables
 from .constants import (
     A_BID,
     A_BUY,
@@ -74,7 +74,7 @@ from .constants import (
 if TYPE_CHECKING:
     from .state import MountainhomeState
 
-RES = T.RES_NAMES
+RES = tables.RES_NAMES
 OPTIONS = ("gain", "double")
 BALDUR_OPTIONS = ("look", "explore")
 
@@ -100,9 +100,9 @@ def _pay(data: Any) -> tuple[int, int, int]:
 
 
 def _res(data: Any) -> int:
-    if not isinstance(data, str) or data not in T.RES_INDEX:
+    if not isinstance(data, str) or data not in tables.RES_INDEX:
         raise NotationError(f"{data!r} is not a resource (rocks, shinies, booze)")
-    return T.RES_INDEX[data]
+    return tables.RES_INDEX[data]
 
 
 class Codec:
@@ -129,11 +129,11 @@ class Codec:
         return -1 if data is None else self.card(data, field)
 
     def seat(self, data: Any, field: str) -> int:
-        if type(data) is not int or not 0 <= data < self.state.n:
-            raise NotationError(f"'{field}' must be a seat 0..{self.state.n - 1}, not {data!r}")
+        if type(data) is not int or not 0 <= data < self.state.players:
+            raise NotationError(f"'{field}' must be a seat 0..{self.state.players - 1}, not {data!r}")
         return data
 
-    def n(self, c: int) -> str | None:
+    def name_or_none(self, c: int) -> str | None:
         return None if c < 0 else self.state.names[c]
 
     # ---------------------------------------------------------------- actions
@@ -144,7 +144,7 @@ class Codec:
         out: dict[str, Any] = {"do": VERBS[verb]}
         names = state.names
         if verb == A_PICK:
-            out["card"] = T.KID[a[1]]
+            out["card"] = tables.KID[a[1]]
         elif verb == A_PLAYACT:
             out["card"] = names[a[1]]
             kind = state.kind[a[1]]
@@ -157,9 +157,9 @@ class Codec:
         elif verb == A_DWARF:
             out["card"] = names[a[1]]
             kind = state.kind[a[1]]
-            if kind in T.LABOURER_OPTIONS:
+            if kind in tables.LABOURER_OPTIONS:
                 out["res"] = RES[a[2]]
-            elif kind in T.RENOWNED:
+            elif kind in tables.RENOWNED:
                 out["option"] = OPTIONS[a[2]]
             elif kind == K_BALDUR:
                 out["option"] = BALDUR_OPTIONS[a[2]]
@@ -174,15 +174,15 @@ class Codec:
             b = a[1]
             out["building"] = names[b]
             kind = state.kind[b]
-            if kind in T.MULTIPLIER:
+            if kind in tables.MULTIPLIER:
                 out["n"] = a[2]
             elif kind in K_HALL:
                 out["cards"] = [names[c] for c in a[2]]
             elif kind in (K_WAREHOUSE, K_DWELLING, K_PAWNSHOP, K_DUNGEON):
-                out["card"] = self.n(a[2])
+                out["card"] = self.name_or_none(a[2])
             elif kind == K_WORKSHOP:
                 out["mode"] = "build" if a[2] == 0 else "untap"
-                out["target"] = self.n(a[3])
+                out["target"] = self.name_or_none(a[3])
                 if a[2] == 0:
                     out["pay"] = pay_json(a[4])
         elif verb == A_BUYBACK:
@@ -205,7 +205,7 @@ class Codec:
         elif verb == A_HUT:
             out["n"] = a[1]
         elif verb == A_OFFER:
-            out.update(to=a[1], give=names[a[2]], want="any" if a[3] < 0 else T.KID[a[3]])
+            out.update(to=a[1], give=names[a[2]], want="any" if a[3] < 0 else tables.KID[a[3]])
         elif verb == A_TACCEPT:
             out["give"] = names[a[1]]
         return out
@@ -251,7 +251,7 @@ class Codec:
             return {"card": names[src[1]]}
         if src[0] == 1:
             out: dict[str, Any] = {"tap": names[src[1]]}
-            if self.state.kind[src[1]] in T.MULTIPLIER:
+            if self.state.kind[src[1]] in tables.MULTIPLIER:
                 out["n"] = src[2]
             return out
         if src[0] == 2:
@@ -267,7 +267,7 @@ class Codec:
             return (0, self.card(data["card"]))
         if "tap" in data:
             b = self.card(data["tap"], "tap")
-            if self.state.kind[b] in T.MULTIPLIER:
+            if self.state.kind[b] in tables.MULTIPLIER:
                 n = data.get("n")
                 if type(n) is not int or n < 1:
                     raise NotationError("a variable tap needs 'n' >= 1")
@@ -285,7 +285,7 @@ class Codec:
         names = self.state.names
         if use[0] == 0:
             out: dict[str, Any] = {"tap": names[use[1]]}
-            if self.state.kind[use[1]] in T.MULTIPLIER:
+            if self.state.kind[use[1]] in tables.MULTIPLIER:
                 out["n"] = use[2]
             return out
         if use[0] == 1:
@@ -297,7 +297,7 @@ class Codec:
             raise NotationError(f"a use must be an object, not {data!r}")
         if "tap" in data:
             b = self.card(data["tap"], "tap")
-            if self.state.kind[b] in T.MULTIPLIER:
+            if self.state.kind[b] in tables.MULTIPLIER:
                 n = data.get("n")
                 if type(n) is not int or n < 1:
                     raise NotationError(f"the use of {data['tap']} needs a whole number 'n' >= 1")
@@ -326,9 +326,9 @@ class Codec:
         get = data.get
         if verb == A_PICK:
             card = get("card")
-            if not isinstance(card, str) or card not in T.KINDEX or T.KINDEX[card] not in T.LEGENDARIES:
+            if not isinstance(card, str) or card not in tables.KINDEX or tables.KINDEX[card] not in tables.LEGENDARIES:
                 raise NotationError(f"choose_legendary needs a legendary card id, not {card!r}")
-            return (A_PICK, T.KINDEX[card])
+            return (A_PICK, tables.KINDEX[card])
         if verb in (A_PLAY, A_PLACE, A_LAIR, A_FREL, A_PLAYACT, A_CAVERN, A_REACT):
             if verb == A_PLAYACT:
                 card = self.card(get("card"))
@@ -340,7 +340,7 @@ class Codec:
                     if not isinstance(moves, list) or any(not isinstance(m, dict) for m in moves):
                         raise NotationError("Trash Panda needs 'moves': a list of {card, to}")
                     decoded = tuple(sorted((self.card(m.get("card")), self.seat(m.get("to"), "to")) for m in moves))
-                    return (A_PLAYACT, card, decoded, state.nact)
+                    return (A_PLAYACT, card, decoded, state.actions_applied)
                 return (A_PLAYACT, card)
             return (verb, self.card(get("card")))
         if verb in (A_END, A_PASS, A_READY, A_TDECLINE):
@@ -348,9 +348,9 @@ class Codec:
         if verb == A_DWARF:
             card = self.card(get("card"))
             kind = state.kind[card]
-            if kind in T.LABOURER_OPTIONS:
+            if kind in tables.LABOURER_OPTIONS:
                 return (A_DWARF, card, _res(get("res")))
-            if kind in T.RENOWNED:
+            if kind in tables.RENOWNED:
                 option = get("option")
                 if option not in OPTIONS:
                     raise NotationError(f"option must be 'gain' or 'double', not {option!r}")
@@ -382,12 +382,12 @@ class Codec:
         if verb == A_TAP:
             b = self.card(get("building"), "building")
             kind = state.kind[b]
-            if kind in T.MULTIPLIER:
+            if kind in tables.MULTIPLIER:
                 n = get("n")
                 if type(n) is not int or n < 1:
                     raise NotationError("this tap needs a whole number 'n' >= 1")
                 if "pay" in data:
-                    res = T.MULTIPLIER[kind][0]
+                    res = tables.MULTIPLIER[kind][0]
                     need = [0, 0, 0]
                     need[res] = n
                     if _pay(data["pay"]) != tuple(need):
@@ -431,7 +431,7 @@ class Codec:
             uses = get("uses", [])
             if not isinstance(cards, list) or not isinstance(uses, list):
                 raise NotationError("commit_bid needs 'cards' and 'uses' lists")
-            return (A_BID, tuple(self.card(c, "cards") for c in cards), tuple(self.use_from_json(u) for u in uses), state.nact)
+            return (A_BID, tuple(self.card(c, "cards") for c in cards), tuple(self.use_from_json(u) for u in uses), state.actions_applied)
         if verb == A_TRASH:
             target = self.seat(get("for"), "for") if "for" in data else -1
             return (A_TRASH, self.card(get("card")), target)
@@ -444,16 +444,16 @@ class Codec:
             return (A_HUT, n)
         if verb == A_OFFER:
             want = get("want")
-            if not isinstance(want, str) or (want != "any" and want not in T.KINDEX):
+            if not isinstance(want, str) or (want != "any" and want not in tables.KINDEX):
                 raise NotationError(f"'want' must be a card id or \"any\", not {want!r}")
-            return (A_OFFER, self.seat(get("to"), "to"), self.card(get("give"), "give"), -1 if want == "any" else T.KINDEX[want])
+            return (A_OFFER, self.seat(get("to"), "to"), self.card(get("give"), "give"), -1 if want == "any" else tables.KINDEX[want])
         if verb == A_TACCEPT:
             if "give" in data:
                 return (A_TACCEPT, self.card(get("give"), "give"))
             if state.prompt == 7 and state.prompt_data[2] >= 0:  # want names a card id: the lowest-numbered instance (MH-76)
                 mine = [c for c in state.hand[seat] if state.kind[c] == state.prompt_data[2]]
                 if not mine:
-                    raise IllegalActionError(f"seat {seat} has no {T.KID[state.prompt_data[2]]} to give")
+                    raise IllegalActionError(f"seat {seat} has no {tables.KID[state.prompt_data[2]]} to give")
                 return (A_TACCEPT, min(mine, key=lambda c: state.kind_numbers[c]))
             raise NotationError("trade_accept needs 'give' when the offer wants \"any\"")
         raise NotationError(f"unknown verb {data['do']!r}")
@@ -497,7 +497,7 @@ class Codec:
                 sources = get("sources")
                 if not isinstance(sources, list):
                     raise NotationError("'sources' must be a list")
-                return (A_CHOOSE, C_GOBLINS, 2, tuple(self.source_from_json(x) for x in sources), state.nact)
+                return (A_CHOOSE, C_GOBLINS, 2, tuple(self.source_from_json(x) for x in sources), state.actions_applied)
             raise NotationError("Goblins 'option' must be 'tap', 'discard' or 'pay'")
         if what == C_REORG_N:
             n = get("n")
@@ -517,7 +517,7 @@ class Codec:
             sources = get("sources")
             if get("option") != "fortress" or not isinstance(sources, list):
                 raise NotationError("the Fortress capture is {\"option\": \"fortress\", \"sources\": [...]}")
-            return (A_CHOOSE, C_FORTRESS, tuple(self.source_from_json(x) for x in sources), state.nact)
+            return (A_CHOOSE, C_FORTRESS, tuple(self.source_from_json(x) for x in sources), state.actions_applied)
         if what == C_PARTY:
             if get("explore") is not True:
                 raise NotationError("the Party exploration is {\"explore\": true}; send pass to decline")
@@ -532,8 +532,8 @@ class Codec:
         total = [0, 0, 0, 0]
         seen: dict[int, int] = {}
         for b in buildings:
-            steps = T.KSTEPS[state.kind[b]]
-            p = state.prog.get(b, 0) + seen.get(b, 0)
+            steps = tables.KSTEPS[state.kind[b]]
+            p = state.steps_done.get(b, 0) + seen.get(b, 0)
             seen[b] = seen.get(b, 0) + 1
             if p >= len(steps):
                 raise IllegalActionError(f"{state.names[b]} has no step left to build")
@@ -548,7 +548,7 @@ class Codec:
     def chance_to_json(self, o: tuple[Any, ...]) -> dict[str, Any]:
         names = self.state.names
         if o[0] == "assign":
-            return {"kind": "assign_legendaries", "cards": [T.KID[k] for k in o[1]]}
+            return {"kind": "assign_legendaries", "cards": [tables.KID[k] for k in o[1]]}
         if o[0] == "shuffle":
             return {"kind": "shuffle", "pile": self.state._pile_name(o[1]), "order": [names[c] for c in o[2]]}
         if o[0] == "select":
@@ -571,9 +571,9 @@ class Codec:
         kind = data["kind"]
         if kind == "assign_legendaries":
             cards = data.get("cards")
-            if not isinstance(cards, list) or any(not isinstance(c, str) or c not in T.KINDEX for c in cards):
+            if not isinstance(cards, list) or any(not isinstance(c, str) or c not in tables.KINDEX for c in cards):
                 raise NotationError("assign_legendaries needs 'cards': a list of legendary ids")
-            return ("assign", tuple(T.KINDEX[c] for c in cards))
+            return ("assign", tuple(tables.KINDEX[c] for c in cards))
         if kind == "shuffle":
             pile = data.get("pile")
             order = data.get("order")
@@ -607,7 +607,7 @@ class Codec:
 
     def _pile(self, pile: Any) -> int:
         if isinstance(pile, str):
-            if pile.startswith("draw:") and pile[5:].isdigit() and int(pile[5:]) < self.state.n:
+            if pile.startswith("draw:") and pile[5:].isdigit() and int(pile[5:]) < self.state.players:
                 return int(pile[5:])
             if pile == "exploration":
                 return PILE_EXPLORATION

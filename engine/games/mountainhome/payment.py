@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Any
 
 from itertools import combinations
 
-from . import tables as T
+from . import tables
 from .constants import K_PAWNSHOP, P_CHOOSE, T_ACTION, T_DRAW
-from .tables import S
+from .tables import SHINIES
 
 
 def pays(cost: tuple[int, int, int, int], pool: list[int] | tuple[int, ...]) -> list[tuple[int, int, int]]:
@@ -57,28 +57,28 @@ class PaymentMixin(StateBase):
         kinds = self.kind
         atoms: list[tuple[tuple[Any, ...], int]] = []
         for c in self.hand[seat] + self.warehouse_cards(seat):
-            if T.KVALUE_RES[kinds[c]] == res:
+            if tables.KVALUE_RES[kinds[c]] == res:
                 atoms.append(((0, c), self.card_value(c)))
         boost = -1
         for b in self.town[seat]:
             if not self.upright(b):
                 continue
             kind = kinds[b]
-            if kind in T.PRODUCER and T.PRODUCER[kind][0] == res:
-                amount = T.PRODUCER[kind][1] * (2 if kind in self.doubled and seat == self.active else 1)
+            if kind in tables.PRODUCER and tables.PRODUCER[kind][0] == res:
+                amount = tables.PRODUCER[kind][1] * (2 if kind in self.doubled_kinds and seat == self.active else 1)
                 atoms.append(((1, b, 0), amount))
-            elif kind in T.MULTIPLIER and T.MULTIPLIER[kind][0] == res and boost < 0:
+            elif kind in tables.MULTIPLIER and tables.MULTIPLIER[kind][0] == res and boost < 0:
                 boost = b
-            elif kind == K_PAWNSHOP and res == S:
+            elif kind == K_PAWNSHOP and res == SHINIES:
                 for c in self.hand[seat] + self.warehouse_cards(seat):
-                    if T.IS_RESOURCE[kinds[c]]:
+                    if tables.IS_RESOURCE[kinds[c]]:
                         atoms.append(((2, b, c), self.card_value(c)))
         for c in self.hand[seat]:
-            if kinds[c] == T.HOARD:
-                atoms.append(((3, c, res), T.HOARD_GAIN))
-        if self.prompt == P_CHOOSE and seat == self.active and self._in_action_step() and self.apool[res]:
+            if kinds[c] == tables.HOARD:
+                atoms.append(((3, c, res), tables.HOARD_GAIN))
+        if self.prompt == P_CHOOSE and seat == self.active and self._in_action_step() and self.action_pool[res]:
             pay = [0, 0, 0]
-            pay[res] = min(cost, self.apool[res])
+            pay[res] = min(cost, self.action_pool[res])
             atoms.append(((4, *pay), pay[res]))
         options: list[tuple[Any, ...]] = []
         for k in range(1, len(atoms) + 1):
@@ -88,7 +88,7 @@ class PaymentMixin(StateBase):
                     if self._distinct_cards([atoms[i][0] for i in combo]):
                         options.append(tuple(atoms[i][0] for i in combo))
                 elif total < cost and boost >= 0:
-                    mult = T.MULTIPLIER[kinds[boost]][1]
+                    mult = tables.MULTIPLIER[kinds[boost]][1]
                     n = -(-(cost - total) // (mult - 1))
                     if n <= total and self._distinct_cards([atoms[i][0] for i in combo]):
                         options.append(tuple(atoms[i][0] for i in combo) + ((1, boost, n),))
@@ -111,48 +111,48 @@ class PaymentMixin(StateBase):
         for src in sources:
             if src[0] == 0:
                 c = src[1]
-                if c in seen or not (T.IS_RESOURCE[kinds[c]] and (c in self.hand[seat] or c in self.warehouse_cards(seat))):
+                if c in seen or not (tables.IS_RESOURCE[kinds[c]] and (c in self.hand[seat] or c in self.warehouse_cards(seat))):
                     return f"{self.names[c]} is not a resource card in hand or Warehouse"
                 seen.add(c)
-                gained[T.KVALUE_RES[kinds[c]]] += self.card_value(c)
+                gained[tables.KVALUE_RES[kinds[c]]] += self.card_value(c)
             elif src[0] in (1, 2):
                 b = src[1]
                 if b in seen or b not in self.town[seat] or not self.upright(b):
                     return f"{self.names[b]} is not a finished upright building of seat {seat}"
                 seen.add(b)
                 kind = kinds[b]
-                if src[0] == 1 and kind in T.PRODUCER:
-                    r, amount, _ = T.PRODUCER[kind]
-                    gained[r] += amount * (2 if kind in self.doubled and seat == self.active else 1)
-                elif src[0] == 1 and kind in T.MULTIPLIER:
-                    r, mult = T.MULTIPLIER[kind]
+                if src[0] == 1 and kind in tables.PRODUCER:
+                    r, amount, _ = tables.PRODUCER[kind]
+                    gained[r] += amount * (2 if kind in self.doubled_kinds and seat == self.active else 1)
+                elif src[0] == 1 and kind in tables.MULTIPLIER:
+                    r, mult = tables.MULTIPLIER[kind]
                     if not 1 <= src[2] <= gained[r]:
                         return f"{self.names[b]} must pay n from resources gained earlier in the list"
                     gained[r] += (mult - 1) * src[2]
                 elif src[0] == 2 and kind == K_PAWNSHOP:
                     c = src[2]
-                    if c in seen or not (T.IS_RESOURCE[kinds[c]] and (c in self.hand[seat] or c in self.warehouse_cards(seat))):
+                    if c in seen or not (tables.IS_RESOURCE[kinds[c]] and (c in self.hand[seat] or c in self.warehouse_cards(seat))):
                         return f"{self.names[c]} cannot be pawned"
                     seen.add(c)
-                    gained[S] += self.card_value(c)
+                    gained[SHINIES] += self.card_value(c)
                 else:
                     return f"{self.names[b]} has no such resource ability"
             elif src[0] == 3:
                 c = src[1]
-                if c in seen or kinds[c] != T.HOARD or c not in self.hand[seat]:
+                if c in seen or kinds[c] != tables.HOARD or c not in self.hand[seat]:
                     return f"{self.names[c]} is not a Dragon Hoard in hand"
                 seen.add(c)
-                gained[src[2]] += T.HOARD_GAIN
+                gained[src[2]] += tables.HOARD_GAIN
             else:
                 if not (seat == self.active and self._in_action_step()):
                     return "the action pool is usable only in your own action step"
                 pay = src[1:4]
-                if any(pay[i] > self.apool[i] for i in range(3)):
+                if any(pay[i] > self.action_pool[i] for i in range(3)):
                     return "the action pool does not hold that much"
                 for i in range(3):
                     gained[i] += pay[i]
         if gained[res] < cost:
-            return f"the sources give {gained[res]} {T.RES_NAMES[res]}, not {cost}"
+            return f"the sources give {gained[res]} {tables.RES_NAMES[res]}, not {cost}"
         return ""
 
     def _pay_sources(self, seat: int, sources: tuple[Any, ...]) -> None:
@@ -161,7 +161,7 @@ class PaymentMixin(StateBase):
         for src in sources:
             if src[0] == 0:
                 self.take_from_hand_or_store(seat, src[1])
-                self.disc[seat].append(src[1])
+                self.discard[seat].append(src[1])
             elif src[0] == 1:
                 self.tapped[src[1]] = True
             elif src[0] == 2:
@@ -169,14 +169,14 @@ class PaymentMixin(StateBase):
                 self.take_from_hand_or_store(seat, c)
                 old = self.stored.get(b)
                 if old:
-                    self.disc[seat].extend(old)
+                    self.discard[seat].extend(old)
                 self.stored[b] = [c]
                 self.tapped[b] = True
             elif src[0] == 3:
                 self.hand[seat].remove(src[1])
                 self._hand_left(seat, src[1])
                 self.trash.append(src[1])
-                self.stack.append((T_DRAW, seat, T.HOARD_DRAW))
+                self.stack.append((T_DRAW, seat, tables.HOARD_DRAW))
             else:
                 self._pay(src[1:4])
         del kinds

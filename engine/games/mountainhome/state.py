@@ -4,17 +4,18 @@ Layout of the state (see docs/games/mountainhome.md, "Design"):
 
 * zones are lists of card instances (ints); draw piles, the exploration pile
   and the shop deck keep their **top at the end** of the list;
-* ``prog`` / ``tapped`` are indexed by instance (buildings), ``stored`` maps a
+* ``steps_done`` / ``tapped`` are indexed by instance (buildings), ``stored`` maps a
   building to the cards inside it;
 * one pending prompt (``prompt``, ``prompt_seat``, ``prompt_data``) says who decides next;
   ``stack`` holds the tasks still to run (immutable tuples, so ``clone`` is a
   list copy).  ``_advance`` runs tasks until a prompt or a chance node is due.
 
-The fields live here; the rules live in mixins by job, each a module of its own:
-``turn`` (setup, the turn, dwarf uses, events, threats), ``piles`` (hidden piles and
-drawing), ``payment``, ``bidding``, ``moves`` (legal actions, why one is illegal),
-``apply``, ``chance``, ``scoring``, ``notation`` (the record codec) and ``view``
-(observations, redaction, determinization).  Names come from ``constants``.
+The fields are declared once, in base.py; the rules live in mixins by job, each a module of
+its own: ``turn`` (setup, the turn, construction, recurring events, the end and the scores),
+``dwarves`` (dwarf uses, Karina, negative effects with Ygg and Lagertha), ``piles`` (hidden
+piles, drawing and chance nodes), ``payment``, ``bidding``, ``moves`` (legal actions, why one
+is illegal), ``apply``, ``notation`` (the record codec) and ``view`` (observations, redaction,
+determinization).  Names come from ``constants``.
 
 Every card effect of §22 is implemented; :class:`MissingRuleError` remains only as
 the guard of fall-through branches no rule reaches.
@@ -33,10 +34,11 @@ from ...core import (
     RandomSource,
     State,
 )
-from . import tables as T
+from . import tables
 from .apply import ApplyMixin
+from .base import StateBase
 from .bidding import Bid, BiddingMixin
-from .chance import ChanceMixin
+from .dwarves import DwarvesMixin
 from .constants import (
     GAME_ID,
     K_FORTRESS,
@@ -97,7 +99,6 @@ from .moves import MovesMixin
 from .notation import CodecMixin
 from .payment import PaymentMixin
 from .piles import PilesMixin
-from .scoring import ScoringMixin
 from .turn import TurnMixin
 from .view import ObservationMixin, determinizer, state_from_observation
 
@@ -140,26 +141,26 @@ class Mountainhome(Game):
 
 
 
+# ====================================================================== the fields
+
+# The state's fields are declared once, as the annotations of base.StateBase (with what each holds);
+# the slots are made from them.  ``game``, ``players`` and ``options`` are State's own slots.
+# ``clone`` and ``key`` below name each field once more, written out because a loop over the fields
+# is much slower (clone is the search's hot path); tests/engine/test_mountainhome_state_fields.py
+# checks that they name every declared field.
+FIELDS: tuple[str, ...] = tuple(name for name in StateBase.__annotations__ if name not in State.__slots__)
+NOT_IN_KEY = frozenset(("layout", "names", "kind_numbers", "created"))  # they follow from the options and ``kind``
+
+
 # ====================================================================== the state
 
 
 class MountainhomeState(
-    TurnMixin, PilesMixin, ApplyMixin, PaymentMixin, BiddingMixin, MovesMixin, ChanceMixin, ScoringMixin,
-    CodecMixin, ObservationMixin, State,
+    TurnMixin, DwarvesMixin, PilesMixin, ApplyMixin, PaymentMixin, BiddingMixin, MovesMixin, CodecMixin, ObservationMixin, State,
 ):
-    """The whole table.  Its methods live in mixins by job (turn.py, piles.py, ...); the fields live here."""
+    """The whole table.  Its fields are declared in base.py, its methods live in mixins by job (turn.py, piles.py, ...)."""
 
-    __slots__ = (
-        "n", "layout", "kind", "names", "kind_numbers", "created",
-        "prompt", "prompt_seat", "prompt_data", "stack",
-        "legend", "draw", "hand", "disc", "town", "prog", "tapped", "stored",
-        "xp", "shop", "slots", "trash", "area", "counters", "fortress", "cav", "cav_owner",
-        "aside", "aside_owner", "selected",
-        "round", "turn", "active", "found", "tokens", "apool",
-        "bought", "lair_used", "offers", "traded", "doubled", "piling",
-        "tie_mode", "tie_left", "over", "bid", "bid_stack", "nact",
-        "xblocks", "sblocks", "dblocks", "hknown", "private",
-    )
+    __slots__ = FIELDS
 
     @classmethod
     def blank(cls, game: Mountainhome, players: int, options: dict[str, Any]) -> "MountainhomeState":
@@ -170,7 +171,7 @@ class MountainhomeState(
 
     def _set_layout(self, game: Mountainhome, players: int, options: dict[str, Any]) -> None:
         self.game = game
-        self.players = self.n = players
+        self.players = players
         self.options = options
         lay = self.layout = layout(players, options["shop_profile"])
         self.kind = list(lay.kinds)
@@ -183,52 +184,51 @@ class MountainhomeState(
         n = players
         self.prompt = P_NONE
         self.prompt_seat = -1
-        self.prompt_data: tuple[Any, ...] = ()
-        self.stack: list[tuple[Any, ...]] = []
-        self.legend = [-1] * n  # legendary kind per seat
-        self.draw: list[list[int]] = [[] for _ in range(n)]
-        self.hand: list[list[int]] = [[] for _ in range(n)]
-        self.disc: list[list[int]] = [[] for _ in range(n)]
-        self.town: list[list[int]] = [[] for _ in range(n)]
-        self.prog: dict[int, int] = {}
-        self.tapped: dict[int, bool] = {}
-        self.stored: dict[int, list[int]] = {}
-        self.xp: list[int] = []
-        self.shop: list[int] = []
-        self.slots = [-1, -1, -1]
-        self.trash: list[int] = []
-        self.area: list[int] = []
-        self.counters: dict[int, list[int]] = {}
-        self.fortress: list[int] = []
-        self.cav: list[int] = []
-        self.cav_owner: list[int] = []
-        self.aside: list[int] = []
-        self.aside_owner: list[int] = []
-        self.selected: dict[int, tuple[int, ...]] = {}  # pool index -> selected instances (hidden!)
+        self.prompt_data = ()
+        self.stack = []
+        self.legendaries = [-1] * n
+        self.draw = [[] for _ in range(n)]
+        self.hand = [[] for _ in range(n)]
+        self.discard = [[] for _ in range(n)]
+        self.town = [[] for _ in range(n)]
+        self.steps_done = {}
+        self.tapped = {}
+        self.stored = {}
+        self.exploration = []
+        self.shop_deck = []
+        self.shop_slots = [-1, -1, -1]
+        self.trash = []
+        self.shared_area = []
+        self.counters = {}
+        self.fortress_dwarves = []
+        self.cavern_dwarves = []
+        self.cavern_owners = []
+        self.aside_cards = []
+        self.aside_owners = []
+        self.selected = {}
         self.round = 0
         self.turn = 0
         self.active = -1
-        self.found = 0
-        self.tokens = [0] * n
-        self.apool = [0, 0, 0]
+        self.dwarves_found = 0
+        self.vp_tokens = [0] * n
+        self.action_pool = [0, 0, 0]
         self.bought = False
         self.lair_used = False
-        self.offers: list[int] = []
+        self.offers_to = []
         self.traded = False
-        self.doubled: list[int] = []  # building kinds doubled until end of turn
-        self.piling = 0
-        self.tie_mode = False
-        self.tie_left = 0
+        self.doubled_kinds = []
+        self.pilings_pending = 0
+        self.vp_tie_play = False
+        self.vp_tie_turns_left = 0
         self.over = False
-        self.bid: Bid | None = None
-        self.bid_stack: list[Bid] = []
-        self.nact = 0  # player actions applied so far (stamps validator-checked actions)
-        # public knowledge of hidden piles (see view.py): lists of (candidates | None, count), bottom first
-        self.xblocks: list[tuple[Any, int]] = []
-        self.sblocks: list[tuple[Any, int]] = []
-        self.dblocks: list[list[tuple[Any, int]]] = [[] for _ in range(n)]
-        self.hknown: list[list[int]] = [[] for _ in range(n)]
-        self.private: list[dict[str, Any]] = [{} for _ in range(n)]
+        self.bid = None
+        self.bid_stack = []
+        self.actions_applied = 0
+        self.exploration_blocks = []
+        self.shop_blocks = []
+        self.draw_blocks = [[] for _ in range(n)]
+        self.hand_known = [[] for _ in range(n)]
+        self.private_knowledge = [{} for _ in range(n)]
         # setup (§3, §23.3 order)
         self.stack = [(T_OPENING,), (T_SHOPSHUFFLE, 0), (T_XSHUFFLE,), (T_SELECT, 0), (T_DECKS, 0)]
         if options["legendaries"] == "pick":
@@ -239,10 +239,10 @@ class MountainhomeState(
 
     # ------------------------------------------------------------------ cloning & keys
 
-    def clone(self) -> "MountainhomeState":
+    def clone(self) -> MountainhomeState:
         o = MountainhomeState.__new__(MountainhomeState)
         o.game = self.game
-        o.players = o.n = self.n
+        o.players = self.players
         o.options = self.options
         o.layout = self.layout
         o.kind = self.kind[:]
@@ -253,67 +253,68 @@ class MountainhomeState(
         o.prompt_seat = self.prompt_seat
         o.prompt_data = self.prompt_data
         o.stack = self.stack[:]
-        o.legend = self.legend[:]
+        o.legendaries = self.legendaries[:]
         o.draw = [z[:] for z in self.draw]
         o.hand = [z[:] for z in self.hand]
-        o.disc = [z[:] for z in self.disc]
+        o.discard = [z[:] for z in self.discard]
         o.town = [z[:] for z in self.town]
-        o.prog = dict(self.prog)
+        o.steps_done = dict(self.steps_done)
         o.tapped = dict(self.tapped)
         o.stored = {b: z[:] for b, z in self.stored.items()}
-        o.xp = self.xp[:]
-        o.shop = self.shop[:]
-        o.slots = self.slots[:]
+        o.exploration = self.exploration[:]
+        o.shop_deck = self.shop_deck[:]
+        o.shop_slots = self.shop_slots[:]
         o.trash = self.trash[:]
-        o.area = self.area[:]
+        o.shared_area = self.shared_area[:]
         o.counters = {e: z[:] for e, z in self.counters.items()}
-        o.fortress = self.fortress[:]
-        o.cav = self.cav[:]
-        o.cav_owner = self.cav_owner[:]
-        o.aside = self.aside[:]
-        o.aside_owner = self.aside_owner[:]
+        o.fortress_dwarves = self.fortress_dwarves[:]
+        o.cavern_dwarves = self.cavern_dwarves[:]
+        o.cavern_owners = self.cavern_owners[:]
+        o.aside_cards = self.aside_cards[:]
+        o.aside_owners = self.aside_owners[:]
         o.selected = dict(self.selected)
         o.round = self.round
         o.turn = self.turn
         o.active = self.active
-        o.found = self.found
-        o.tokens = self.tokens[:]
-        o.apool = self.apool[:]
+        o.dwarves_found = self.dwarves_found
+        o.vp_tokens = self.vp_tokens[:]
+        o.action_pool = self.action_pool[:]
         o.bought = self.bought
         o.lair_used = self.lair_used
-        o.offers = self.offers[:]
+        o.offers_to = self.offers_to[:]
         o.traded = self.traded
-        o.doubled = self.doubled[:]
-        o.piling = self.piling
-        o.tie_mode = self.tie_mode
-        o.tie_left = self.tie_left
+        o.doubled_kinds = self.doubled_kinds[:]
+        o.pilings_pending = self.pilings_pending
+        o.vp_tie_play = self.vp_tie_play
+        o.vp_tie_turns_left = self.vp_tie_turns_left
         o.over = self.over
         o.bid = self.bid.clone() if self.bid is not None else None
         o.bid_stack = [b.clone() for b in self.bid_stack]
-        o.nact = self.nact
-        o.xblocks = self.xblocks[:]
-        o.sblocks = self.sblocks[:]
-        o.dblocks = [z[:] for z in self.dblocks]
-        o.hknown = [z[:] for z in self.hknown]
-        o.private = [dict(p) for p in self.private]
+        o.actions_applied = self.actions_applied
+        o.exploration_blocks = self.exploration_blocks[:]
+        o.shop_blocks = self.shop_blocks[:]
+        o.draw_blocks = [z[:] for z in self.draw_blocks]
+        o.hand_known = [z[:] for z in self.hand_known]
+        o.private_knowledge = [dict(p) for p in self.private_knowledge]
         return o
 
     def key(self) -> tuple[Any, ...]:
         return (
-            self.n, tuple(sorted(self.options.items())), tuple(self.kind), self.prompt, self.prompt_seat, self.prompt_data,
-            tuple(self.stack), tuple(self.legend), tuple(map(tuple, self.draw)), tuple(map(tuple, self.hand)),
-            tuple(map(tuple, self.disc)), tuple(map(tuple, self.town)), tuple(sorted(self.prog.items())),
-            tuple(sorted(self.tapped.items())), tuple(sorted((b, tuple(z)) for b, z in self.stored.items())),
-            tuple(self.xp), tuple(self.shop), tuple(self.slots), tuple(self.trash), tuple(self.area),
-            tuple(sorted((e, tuple(z)) for e, z in self.counters.items())), tuple(self.fortress),
-            tuple(self.cav), tuple(self.cav_owner), tuple(self.aside), tuple(self.aside_owner),
-            tuple(sorted(self.selected.items())), self.round, self.turn, self.active, self.found,
-            tuple(self.tokens), tuple(self.apool), self.bought, self.lair_used, tuple(self.offers), self.traded,
-            tuple(self.doubled), self.piling, self.tie_mode, self.tie_left, self.over,
-            self.bid.key() if self.bid is not None else None, tuple(b.key() for b in self.bid_stack), self.nact,
-            tuple(self.xblocks), tuple(self.sblocks), tuple(map(tuple, self.dblocks)),
-            tuple(map(tuple, self.hknown)),
-            tuple(tuple(sorted((k, _freeze(v)) for k, v in p.items())) for p in self.private),
+            self.players, tuple(sorted(self.options.items())), tuple(self.kind), self.prompt, self.prompt_seat,
+            self.prompt_data, tuple(self.stack), tuple(self.legendaries), tuple(map(tuple, self.draw)),
+            tuple(map(tuple, self.hand)), tuple(map(tuple, self.discard)), tuple(map(tuple, self.town)),
+            tuple(sorted(self.steps_done.items())), tuple(sorted(self.tapped.items())),
+            tuple(sorted((b, tuple(z)) for b, z in self.stored.items())), tuple(self.exploration),
+            tuple(self.shop_deck), tuple(self.shop_slots), tuple(self.trash), tuple(self.shared_area),
+            tuple(sorted((e, tuple(z)) for e, z in self.counters.items())), tuple(self.fortress_dwarves),
+            tuple(self.cavern_dwarves), tuple(self.cavern_owners), tuple(self.aside_cards), tuple(self.aside_owners),
+            tuple(sorted(self.selected.items())), self.round, self.turn, self.active, self.dwarves_found,
+            tuple(self.vp_tokens), tuple(self.action_pool), self.bought, self.lair_used, tuple(self.offers_to),
+            self.traded, tuple(self.doubled_kinds), self.pilings_pending, self.vp_tie_play, self.vp_tie_turns_left,
+            self.over, self.bid.key() if self.bid is not None else None, tuple(b.key() for b in self.bid_stack),
+            self.actions_applied, tuple(self.exploration_blocks), tuple(self.shop_blocks),
+            tuple(map(tuple, self.draw_blocks)), tuple(map(tuple, self.hand_known)),
+            tuple(tuple(sorted((k, _freeze(v)) for k, v in p.items())) for p in self.private_knowledge),
         )
 
     # ------------------------------------------------------------------ small helpers
@@ -327,17 +328,17 @@ class MountainhomeState(
         self.created[kind] = count
         self.kind.append(kind)
         self.kind_numbers.append(count)
-        self.names.append(f"{T.KID[kind]}#{count}")
+        self.names.append(f"{tables.KID[kind]}#{count}")
         return len(self.kind) - 1
 
     def in_area(self, kind: int) -> bool:
-        for e in self.area:
+        for e in self.shared_area:
             if self.kind[e] == kind:
                 return True
         return False
 
     def finished(self, b: int) -> bool:
-        return self.prog.get(b, 0) >= len(T.KSTEPS[self.kind[b]])
+        return self.steps_done.get(b, 0) >= len(tables.KSTEPS[self.kind[b]])
 
     def upright(self, b: int) -> bool:
         return self.finished(b) and not self.tapped.get(b, True)
@@ -365,21 +366,21 @@ class MountainhomeState(
 
     def card_value(self, inst: int) -> int:
         kind = self.kind[inst]
-        if kind == T.MUSHROOM_WINE and self.in_area(K_FORTRESS):
-            return T.FORTRESS["mushroom_wine_value"]
-        return T.KVALUE_AMT[kind]
+        if kind == tables.MUSHROOM_WINE and self.in_area(K_FORTRESS):
+            return tables.FORTRESS["mushroom_wine_value"]
+        return tables.KVALUE_AMT[kind]
 
     def unfinished(self, seat: int) -> list[int]:
         return [b for b in self.town[seat] if not self.finished(b)]
 
     def next_step_cost(self, b: int) -> tuple[int, int, int, int]:
-        return T.KSTEPS[self.kind[b]][self.prog.get(b, 0)]
+        return tables.KSTEPS[self.kind[b]][self.steps_done.get(b, 0)]
 
     def owns_project(self, seat: int) -> bool:
         if self.options["shop_profile"] == "seed":
             return False  # projects exist only in the tiered profile
-        return any(T.IS_PROJECT[self.kind[b]] for b in self.town[seat]) or any(
-            T.IS_PROJECT[self.kind[c]] for zone in (self.draw[seat], self.hand[seat], self.disc[seat]) for c in zone
+        return any(tables.IS_PROJECT[self.kind[b]] for b in self.town[seat]) or any(
+            tables.IS_PROJECT[self.kind[c]] for zone in (self.draw[seat], self.hand[seat], self.discard[seat]) for c in zone
         )
 
     def take_from_hand_or_store(self, seat: int, card: int) -> None:
@@ -396,7 +397,7 @@ class MountainhomeState(
         raise AssertionError(f"{self.names[card]} is not in seat {seat}'s hand or store")
 
     def _hand_left(self, seat: int, card: int) -> None:
-        known = self.hknown[seat]
+        known = self.hand_known[seat]
         if card in known:
             known.remove(card)
 
@@ -416,7 +417,7 @@ class MountainhomeState(
         prompt = self.prompt
         if prompt == P_COMMIT:
             assert self.bid is not None  # a bid is running (narrows Bid | None)
-            return tuple(s for s in range(self.n) if not self.bid.ready[s])
+            return tuple(s for s in range(self.players) if not self.bid.ready[s])
         if prompt == P_TRASH:
             return tuple(sorted({chooser for chooser in self._trash_choosers() if not self._trash_done(chooser)}))
         if prompt in (P_CHANCE, P_OVER):
@@ -448,8 +449,9 @@ class MountainhomeState(
             _TASKS[task[0]](self, task)
 
     def turn_order(self, first: int) -> list[int]:
-        n = self.n
+        n = self.players
         return [(first + i) % n for i in range(n)]
+
 
 
 def _freeze(value: Any) -> Any:
@@ -458,7 +460,6 @@ def _freeze(value: Any) -> Any:
     if isinstance(value, dict):
         return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
     return value
-
 
 
 _TASKS: dict[int, Callable[[MountainhomeState, tuple[Any, ...]], None]] = {

@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import BY_ID, CARDS
-from .cards import CONSTANTS as CONSTANTS  # re-exported: the rules read T.CONSTANTS
+from .cards import CONSTANTS as CONSTANTS  # re-exported: the rules read tables.CONSTANTS
 
-R, S, B = 0, 1, 2
+ROCKS, SHINIES, BOOZE = 0, 1, 2
 RES_NAMES = ("rocks", "shinies", "booze")
 RES_INDEX = {name: i for i, name in enumerate(RES_NAMES)}
 

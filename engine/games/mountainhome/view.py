@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from ...core import CHANCE, RandomSource
-from . import tables as T
+from . import tables
 from .bidding import Bid
 from .constants import (
     A_BID,
@@ -70,7 +70,7 @@ def _pdata(state: StateBase) -> Any:
 
 
 def observation(state: StateBase, seat: int | None) -> dict[str, Any]:
-    n = state.n
+    n = state.players
     names = state.names
     bid = state.bid
     revealed = bid is not None and bid.stage >= 2
@@ -86,23 +86,23 @@ def observation(state: StateBase, seat: int | None) -> dict[str, Any]:
         for b in state.town[s]:
             town.append({
                 "card": names[b],
-                "steps": state.prog.get(b, 0),
-                "of": len(T.KSTEPS[state.kind[b]]),
+                "steps": state.steps_done.get(b, 0),
+                "of": len(tables.KSTEPS[state.kind[b]]),
                 "finished": state.finished(b),
                 "tapped": state.tapped.get(b, True),
                 "stored": nm(state.stored.get(b, [])),
             })
         players.append({
             "seat": s,
-            "legendary": T.KID[state.legend[s]] if state.legend[s] >= 0 else None,
+            "legendary": tables.KID[state.legendaries[s]] if state.legendaries[s] >= 0 else None,
             "hand": nm(state.hand[s]) if seat == s else None,
             "hand_size": len(state.hand[s]),
-            "hand_known": nm(state.hknown[s]),
+            "hand_known": nm(state.hand_known[s]),
             "draw_size": len(state.draw[s]),
-            "discard": nm(state.disc[s]),
+            "discard": nm(state.discard[s]),
             "town": town,
             "vp": scores[s],
-            "tokens": state.tokens[s],
+            "tokens": state.vp_tokens[s],
         })
     to_move = list(state.to_move())
     prompt = PROMPT_NAMES.get(state.prompt, "none")
@@ -123,28 +123,28 @@ def observation(state: StateBase, seat: int | None) -> dict[str, Any]:
         "round": state.round,
         "turn": state.turn,
         "active": state.active,
-        "dwarves_found": state.found,
+        "dwarves_found": state.dwarves_found,
         "end_at": n + 2,
         "resolve_at": n,
-        "action_pool": dict(zip(T.RES_NAMES, state.apool)),
+        "action_pool": dict(zip(tables.RES_NAMES, state.action_pool)),
         "seats": players,
-        "shop": {"slots": [names[c] if c >= 0 else None for c in state.slots], "deck_size": len(state.shop)},
-        "exploration_size": len(state.xp),
-        "area": [{"card": names[e], "counters": list(state.counters.get(e, []))} for e in state.area],
-        "fortress": nm(state.fortress),
-        "cavern": [{"card": names[c], "owner": o} for c, o in zip(state.cav, state.cav_owner)],
+        "shop": {"slots": [names[c] if c >= 0 else None for c in state.shop_slots], "deck_size": len(state.shop_deck)},
+        "exploration_size": len(state.exploration),
+        "area": [{"card": names[e], "counters": list(state.counters.get(e, []))} for e in state.shared_area],
+        "fortress": nm(state.fortress_dwarves),
+        "cavern": [{"card": names[c], "owner": o} for c, o in zip(state.cavern_dwarves, state.cavern_owners)],
         "trash": nm(state.trash),
-        "aside": nm(state.aside),
+        "aside": nm(state.aside_cards),
         "over": state.over,
-        "turn_flags": {"bought": state.bought, "lair_used": state.lair_used, "offers_to": list(state.offers), "traded": state.traded},
-        "vp_tie_play": {"on": state.tie_mode, "turns_left": state.tie_left},
+        "turn_flags": {"bought": state.bought, "lair_used": state.lair_used, "offers_to": list(state.offers_to), "traded": state.traded},
+        "vp_tie_play": {"on": state.vp_tie_play, "turns_left": state.vp_tie_turns_left},
     }
     if bid is not None:
         obs["bid"] = {
             "kind": ("dwarf", "party", "wizard")[bid.kind],
             "prize": names[bid.prize] if bid.prize >= 0 else None,
             "ready": list(bid.ready),
-            "committed": [n > 0 for n in bid.ncommit],  # who has sent a commit_bid (not what)
+            "committed": [n > 0 for n in bid.commit_entries],  # who has sent a commit_bid (not what)
             "pools": [nm(p) for p in bid.pool] if revealed else None,
             "values": list(bid.values) if revealed else None,
             "my_commit": _commit_json(state, commit) if seat is not None and (commit := bid.commit[seat]) else None,
@@ -160,42 +160,42 @@ def observation(state: StateBase, seat: int | None) -> dict[str, Any]:
         "pseat": pseat,
         "pdata": pdata,
         "stack": _j(state.stack),
-        "legend": list(state.legend),
+        "legend": list(state.legendaries),
         "hand": list(state.hand[seat]) if seat is not None else None,
         "hand_sizes": [len(h) for h in state.hand],
         "draw_sizes": [len(d) for d in state.draw],
         "hidden": hidden,
-        "disc": _j(state.disc),
+        "disc": _j(state.discard),
         "town": _j(state.town),
-        "prog": sorted([b, p] for b, p in state.prog.items()),
+        "prog": sorted([b, p] for b, p in state.steps_done.items()),
         "tapped": sorted([b, int(t)] for b, t in state.tapped.items()),
         "stored": sorted([b, list(c)] for b, c in state.stored.items()),
-        "xsize": len(state.xp),
-        "shopsize": len(state.shop),
-        "slots": list(state.slots),
+        "xsize": len(state.exploration),
+        "shopsize": len(state.shop_deck),
+        "slots": list(state.shop_slots),
         "trash": list(state.trash),
-        "area": list(state.area),
+        "area": list(state.shared_area),
         "counters": sorted([e, list(c)] for e, c in state.counters.items()),
-        "fortress": list(state.fortress),
-        "cav": list(state.cav),
-        "cav_owner": list(state.cav_owner),
-        "aside": list(state.aside),
-        "aside_owner": list(state.aside_owner),
+        "fortress": list(state.fortress_dwarves),
+        "cav": list(state.cavern_dwarves),
+        "cav_owner": list(state.cavern_owners),
+        "aside": list(state.aside_cards),
+        "aside_owner": list(state.aside_owners),
         "selected_pools": sorted(state.selected),
         "scalars": [
-            state.round, state.turn, state.active, state.found, state.apool[0], state.apool[1], state.apool[2], int(state.bought),
-            int(state.lair_used), int(state.traded), state.piling, int(state.tie_mode), state.tie_left, int(state.over), state.nact,
+            state.round, state.turn, state.active, state.dwarves_found, state.action_pool[0], state.action_pool[1], state.action_pool[2], int(state.bought),
+            int(state.lair_used), int(state.traded), state.pilings_pending, int(state.vp_tie_play), state.vp_tie_turns_left, int(state.over), state.actions_applied,
         ],
-        "tokens": list(state.tokens),
-        "offers": list(state.offers),
-        "doubled": list(state.doubled),
+        "tokens": list(state.vp_tokens),
+        "offers": list(state.offers_to),
+        "doubled": list(state.doubled_kinds),
         "bid": _bid_json(state, bid, seat, commits) if bid is not None else None,
         "bid_stack": [_bid_json(state, b, seat, [_j(c) for c in b.commit]) for b in state.bid_stack],
-        "xblocks": _blocks(state.xblocks),
-        "sblocks": _blocks(state.sblocks),
-        "dblocks": [_blocks(b) for b in state.dblocks],
-        "hknown": _j(state.hknown),
-        "private": _j(sorted(state.private[seat].items())) if seat is not None else None,
+        "xblocks": _blocks(state.exploration_blocks),
+        "sblocks": _blocks(state.shop_blocks),
+        "dblocks": [_blocks(b) for b in state.draw_blocks],
+        "hknown": _j(state.hand_known),
+        "private": _j(sorted(state.private_knowledge[seat].items())) if seat is not None else None,
     }
     obs["engine"] = eng
     return obs
@@ -212,17 +212,17 @@ def _bid_json(state: StateBase, bid: Bid, seat: int | None, commits: list[Any]) 
     sealed_trash = state.prompt == P_TRASH and state.bid is bid
     return {
         "kind": bid.kind, "prize": bid.prize, "owner": bid.owner, "target": bid.target, "starter": bid.starter,
-        "stage": bid.stage, "pool": _j(bid.pool), "bres": _j(bid.bres), "commit": commits,
+        "stage": bid.stage, "pool": _j(bid.pool), "bres": _j(bid.bid_resources), "commit": commits,
         "ready": [int(r) for r in bid.ready], "sizes": list(bid.sizes), "values": list(bid.values),
         "trashed": _j(bid.trashed),
-        "choices": sorted([t, c] for t, c in bid.choices.items() if not sealed_trash or bid.loki.get(t, t) == seat),
+        "choices": sorted([t, c] for t, c in bid.choices.items() if not sealed_trash or bid.loki_choosers.get(t, t) == seat),
         "chosen": sorted(bid.choices) if sealed_trash else None,
-        "contenders": list(bid.contenders), "rounds": bid.rounds, "winner": bid.winner, "hut": list(bid.hut),
-        "conv": sorted([c, r] for c, r in bid.conv.items()),
-        "ygg": [int(x) for x in bid.ygg], "yggmark": [int(x) for x in bid.yggmark], "losers": list(bid.losers),
-        "queue": _j(bid.queue), "loki": sorted([v, c] for v, c in bid.loki.items()), "mishap": int(bid.mishap),
-        "protected": [int(x) for x in bid.protected], "tapfa": [int(x) for x in bid.tapfa],
-        "ncommit": list(bid.ncommit), "mishappers": list(bid.mishappers), "wizstop": int(bid.wizstop),
+        "contenders": list(bid.contenders), "rounds": bid.rounds, "winner": bid.winner, "hut": list(bid.hut_extras),
+        "conv": sorted([c, r] for c, r in bid.conversions.items()),
+        "ygg": [int(x) for x in bid.ygg_revealed], "yggmark": [int(x) for x in bid.ygg_stopped], "losers": list(bid.losers),
+        "queue": _j(bid.queue), "loki": sorted([v, c] for v, c in bid.loki_choosers.items()), "mishap": int(bid.mishap),
+        "protected": [int(x) for x in bid.protected], "tapfa": [int(x) for x in bid.tapfa_on],
+        "ncommit": list(bid.commit_entries), "mishappers": list(bid.mishap_committers), "wizstop": int(bid.wizard_stopped),
     }
 
 
@@ -232,7 +232,7 @@ def _bid_from(data: dict[str, Any], n: int) -> Bid:
     bid.target = data["target"]
     bid.stage = data["stage"]
     bid.pool = [list(p) for p in data["pool"]]
-    bid.bres = [list(p) for p in data["bres"]]
+    bid.bid_resources = [list(p) for p in data["bres"]]
     bid.commit = [_t(c) if c is not None else None for c in data["commit"]]
     bid.ready = [bool(r) for r in data["ready"]]
     bid.sizes = list(data["sizes"])
@@ -242,19 +242,19 @@ def _bid_from(data: dict[str, Any], n: int) -> Bid:
     bid.contenders = list(data["contenders"])
     bid.rounds = data["rounds"]
     bid.winner = data["winner"]
-    bid.hut = list(data["hut"])
-    bid.conv = {c: r for c, r in data["conv"]}
-    bid.ygg = [bool(x) for x in data["ygg"]]
-    bid.yggmark = [bool(x) for x in data["yggmark"]]
+    bid.hut_extras = list(data["hut"])
+    bid.conversions = {c: r for c, r in data["conv"]}
+    bid.ygg_revealed = [bool(x) for x in data["ygg"]]
+    bid.ygg_stopped = [bool(x) for x in data["yggmark"]]
     bid.losers = list(data["losers"])
     bid.queue = [tuple(q) for q in data["queue"]]
-    bid.loki = {v: c for v, c in data["loki"]}
+    bid.loki_choosers = {v: c for v, c in data["loki"]}
     bid.mishap = bool(data["mishap"])
     bid.protected = [bool(x) for x in data["protected"]]
-    bid.tapfa = [bool(x) for x in data["tapfa"]]
-    bid.ncommit = list(data["ncommit"])
-    bid.mishappers = list(data["mishappers"])
-    bid.wizstop = bool(data["wizstop"])
+    bid.tapfa_on = [bool(x) for x in data["tapfa"]]
+    bid.commit_entries = list(data["ncommit"])
+    bid.mishap_committers = list(data["mishappers"])
+    bid.wizard_stopped = bool(data["wizstop"])
     return bid
 
 
@@ -324,43 +324,43 @@ def _parse(game: Any, obs: Mapping[str, Any], seat: int) -> tuple[MountainhomeSt
     for kind, num in eng["extra"]:
         state.kind.append(kind)
         state.kind_numbers.append(num)
-        state.names.append(f"{T.KID[kind]}#{num}")
+        state.names.append(f"{tables.KID[kind]}#{num}")
         state.created[kind] = max(state.created.get(kind, 0), num)
     state.prompt = eng["pk"]
     state.prompt_seat = eng["pseat"]
     state.stack = list(_t(eng["stack"]))
-    state.legend = list(eng["legend"])
-    state.disc = [list(z) for z in eng["disc"]]
+    state.legendaries = list(eng["legend"])
+    state.discard = [list(z) for z in eng["disc"]]
     state.town = [list(z) for z in eng["town"]]
-    state.prog = {b: p for b, p in eng["prog"]}
+    state.steps_done = {b: p for b, p in eng["prog"]}
     state.tapped = {b: bool(t) for b, t in eng["tapped"]}
     state.stored = {b: list(c) for b, c in eng["stored"]}
-    state.slots = list(eng["slots"])
+    state.shop_slots = list(eng["slots"])
     state.trash = list(eng["trash"])
-    state.area = list(eng["area"])
+    state.shared_area = list(eng["area"])
     state.counters = {e: list(c) for e, c in eng["counters"]}
-    state.fortress = list(eng["fortress"])
-    state.cav = list(eng["cav"])
-    state.cav_owner = list(eng["cav_owner"])
-    state.aside = list(eng["aside"])
-    state.aside_owner = list(eng["aside_owner"])
-    (state.round, state.turn, state.active, state.found, r, s_, b, bought, lair, traded, state.piling, tie, state.tie_left, over,
-     state.nact) = eng["scalars"]
-    state.apool = [r, s_, b]
+    state.fortress_dwarves = list(eng["fortress"])
+    state.cavern_dwarves = list(eng["cav"])
+    state.cavern_owners = list(eng["cav_owner"])
+    state.aside_cards = list(eng["aside"])
+    state.aside_owners = list(eng["aside_owner"])
+    (state.round, state.turn, state.active, state.dwarves_found, r, s_, b, bought, lair, traded, state.pilings_pending, tie, state.vp_tie_turns_left, over,
+     state.actions_applied) = eng["scalars"]
+    state.action_pool = [r, s_, b]
     state.bought, state.lair_used, state.traded = bool(bought), bool(lair), bool(traded)
-    state.tie_mode, state.over = bool(tie), bool(over)
-    state.tokens = list(eng["tokens"])
-    state.offers = list(eng["offers"])
-    state.doubled = list(eng["doubled"])
+    state.vp_tie_play, state.over = bool(tie), bool(over)
+    state.vp_tokens = list(eng["tokens"])
+    state.offers_to = list(eng["offers"])
+    state.doubled_kinds = list(eng["doubled"])
     state.bid = _bid_from(eng["bid"], n) if eng["bid"] is not None else None
     state.bid_stack = [_bid_from(b, n) for b in eng["bid_stack"]]
-    state.xblocks = _unblocks(eng["xblocks"])
-    state.sblocks = _unblocks(eng["sblocks"])
-    state.dblocks = [_unblocks(b) for b in eng["dblocks"]]
-    state.hknown = [list(h) for h in eng["hknown"]]
-    state.private = [{} for _ in range(n)]
+    state.exploration_blocks = _unblocks(eng["xblocks"])
+    state.shop_blocks = _unblocks(eng["sblocks"])
+    state.draw_blocks = [_unblocks(b) for b in eng["dblocks"]]
+    state.hand_known = [list(h) for h in eng["hknown"]]
+    state.private_knowledge = [{} for _ in range(n)]
     if eng["private"] is not None:
-        state.private[seat] = {k: _t(v) for k, v in eng["private"]}
+        state.private_knowledge[seat] = {k: _t(v) for k, v in eng["private"]}
 
     state.prompt_data = _t(eng["pdata"])
     state.bid = _bid_from(eng["bid"], n) if eng["bid"] is not None else None
@@ -368,10 +368,10 @@ def _parse(game: Any, obs: Mapping[str, Any], seat: int) -> tuple[MountainhomeSt
     force: list[set[int]] = [set() for _ in range(n)]
     if state.prompt in (P_KARINA, P_LAGERTHA) and state.prompt_seat < 0:
         if state.prompt == P_KARINA:
-            card = lay.legendary_inst[T.KINDEX["karina"]]
+            card = lay.legendary_inst[tables.KINDEX["karina"]]
             askable = [s for s in state.turn_order(state.prompt_data[0])[1:]]
         else:
-            card = lay.legendary_inst[T.KINDEX["lagertha"]]
+            card = lay.legendary_inst[tables.KINDEX["lagertha"]]
             if state.prompt_data is None:
                 victim, state.prompt_data = state.threat_context()
             else:
@@ -392,8 +392,8 @@ def _parse(game: Any, obs: Mapping[str, Any], seat: int) -> tuple[MountainhomeSt
 
     state.hand = [[] for _ in range(n)]
     state.draw = [[] for _ in range(n)]
-    state.shop = []
-    state.xp = []
+    state.shop_deck = []
+    state.exploration = []
     state.selected = {}
     chosen = eng["bid"]["chosen"] if eng["bid"] is not None else None
     context = (eng["hidden"], eng["hand"], eng["hand_sizes"], eng["draw_sizes"], eng["selected_pools"], eng["xsize"],
@@ -404,7 +404,7 @@ def _parse(game: Any, obs: Mapping[str, Any], seat: int) -> tuple[MountainhomeSt
 def _deal(state: MountainhomeState, context: tuple[Any, ...], seat: int, rng: RandomSource) -> MountainhomeState:
     """Deal the hidden cards of a parsed template (in place) at random, agreeing with the observation."""
     hidden_sets, own_hand, hand_sizes, draw_sizes, selected_pools, xsize, chosen, force = context
-    n = state.n
+    n = state.players
     lay = state.layout
     # ---- hands and draw piles
     state.hand = [[] for _ in range(n)]
@@ -418,11 +418,11 @@ def _deal(state: MountainhomeState, context: tuple[Any, ...], seat: int, rng: Ra
         else:
             hand = []
             pool = set(hidden)
-            forbidden = set(state.hknown[j]) | force[j]
-        blocks = list(state.dblocks[j])
+            forbidden = set(state.hand_known[j]) | force[j]
+        blocks = list(state.draw_blocks[j])
         pinned: list[int] = []
         if j == seat:  # the cards this seat put back on top itself (Reorganisation), top first
-            for card in state.private[seat].get("top", ()):
+            for card in state.private_knowledge[seat].get("top", ()):
                 cands, count = blocks[-1]
                 blocks[-1] = (cands, count - 1)
                 if count == 1:
@@ -443,7 +443,7 @@ def _deal(state: MountainhomeState, context: tuple[Any, ...], seat: int, rng: Ra
         state.draw[j] = draw
         if j != seat:
             rest = sorted(set(hidden) - set(draw))
-            known = [c for c in state.hknown[j] if c in rest] + sorted(force[j] - set(state.hknown[j]))
+            known = [c for c in state.hand_known[j] if c in rest] + sorted(force[j] - set(state.hand_known[j]))
             others = _shuffled([c for c in rest if c not in known], rng)
             hand = known + others
         state.hand[j] = hand
@@ -452,27 +452,27 @@ def _deal(state: MountainhomeState, context: tuple[Any, ...], seat: int, rng: Ra
 
     # ---- shop deck
     shop: list[int] = []
-    for cands, count in state.sblocks:
+    for cands, count in state.shop_blocks:
         shop.extend(_sample(list(cands), count, rng))
-    state.shop = shop
+    state.shop_deck = shop
 
     # ---- pool selections and the exploration pile
     located: set[int] = set()
-    for zone in (state.disc, state.town, state.hand, state.draw):
+    for zone in (state.discard, state.town, state.hand, state.draw):
         for z in zone:
             located.update(z)
     for cards in state.stored.values():
         located.update(cards)
-    located.update(state.trash, state.area, state.fortress, state.cav, state.aside, (c for c in state.slots if c >= 0))
+    located.update(state.trash, state.shared_area, state.fortress_dwarves, state.cavern_dwarves, state.aside_cards, (c for c in state.shop_slots if c >= 0))
     for each_bid in ([state.bid] if state.bid is not None else []) + state.bid_stack:
         for bid_pool in each_bid.pool:
             located.update(bid_pool)
-    for known, _ in state.xblocks:
+    for known, _ in state.exploration_blocks:
         located.update(known)
-    located.update(state.private[seat].get("xtop", ()))  # seen by this seat (Baldur's look)
+    located.update(state.private_knowledge[seat].get("xtop", ()))  # seen by this seat (Baldur's look)
     state.selected = {}
-    pools = {0: lay.dwarf_pool(state.legend) if all(k >= 0 for k in state.legend) else [], 1: lay.event_pool, 2: lay.recurring_pool}
-    sizes = {0: T.EXP["dwarves"][str(n)], 1: T.EXP["events"][str(n)], 2: T.EXP["recurring"][str(n)]}
+    pools = {0: lay.dwarf_pool(state.legendaries) if all(k >= 0 for k in state.legendaries) else [], 1: lay.event_pool, 2: lay.recurring_pool}
+    sizes = {0: tables.EXP["dwarves"][str(n)], 1: tables.EXP["events"][str(n)], 2: tables.EXP["recurring"][str(n)]}
     for p in selected_pools:
         members = pools[p]
         known = [c for c in members if c in located]
@@ -485,9 +485,9 @@ def _deal(state: MountainhomeState, context: tuple[Any, ...], seat: int, rng: Ra
             unknown.extend(c for c in state.selected[p] if c not in located)
     unknown = _shuffled(sorted(unknown), rng)
     xp: list[int] = []
-    xtop = list(state.private[seat].get("xtop", ()))  # this seat's own knowledge of the top cards
+    xtop = list(state.private_knowledge[seat].get("xtop", ()))  # this seat's own knowledge of the top cards
     unknown = [c for c in unknown if c not in xtop]
-    blocks = [(list(known), count) for known, count in state.xblocks]
+    blocks = [(list(known), count) for known, count in state.exploration_blocks]
     pinned = []  # known top cards, top first, taken out of the blocks they sit in
     for card in xtop:
         known, count = blocks[-1]
@@ -502,19 +502,19 @@ def _deal(state: MountainhomeState, context: tuple[Any, ...], seat: int, rng: Ra
         unknown = unknown[count - len(known) :]
         xp.extend(_shuffled(known + fill, rng) if known else fill)  # ``unknown`` is shuffled already
     xp.extend(reversed(pinned))
-    state.xp = xp
-    if len(xp) != xsize or (state.xblocks and unknown):
+    state.exploration = xp
+    if len(xp) != xsize or (state.exploration_blocks and unknown):
         raise ValueError(f"observation of seat {seat} is inconsistent about the exploration pile ({len(xp)} cards dealt for {xsize}, {len(unknown)} unseen left: {[state.names[c] for c in unknown]})")
     if state.prompt == P_CHOOSE and state.prompt_data and state.prompt_data[0] == C_BALDUR and state.prompt_seat != seat:
         # another seat is looking at the top cards: in this deal, it sees the dealt ones
-        m = min(5, len(state.xp))
-        state.private[state.prompt_seat]["xtop"] = tuple(reversed(state.xp[-m:]))
+        m = min(5, len(state.exploration))
+        state.private_knowledge[state.prompt_seat]["xtop"] = tuple(reversed(state.exploration[-m:]))
     bid = state.bid
     if bid is not None and bid.stage == 1:
         # another seat's sealed commitment (only "it has committed" is public): any cards it may commit,
         # each kept with probability 1/2 -- without this the deal would show it bidding nothing
         for j in range(n):
-            if j != seat and bid.commit[j] is None and bid.ncommit[j] > 0:
+            if j != seat and bid.commit[j] is None and bid.commit_entries[j] > 0:
                 bid.commit[j] = (tuple(c for c in state.commit_cards_available(j) if rng.randrange(2)), ())
     if state.bid is not None and chosen:
         for target in chosen:  # sealed trash choices of other seats: any eligible card
@@ -593,9 +593,9 @@ class ObservationMixin(StateBase):
         trash = self.trash
         return (
             pk, pseat, tuple(sorted(self.hand[observer])), tuple(map(len, self.hand)), tuple(map(len, self.draw)),
-            tuple(d[-1] if d else -1 for d in self.disc), tuple(map(len, self.disc)), tuple(self.slots),
-            tuple(self.aside), tuple(self.area), len(trash), trash[-1] if trash else -1, len(self.xp),
-            self.found, tuple(self.apool), revealed,
+            tuple(d[-1] if d else -1 for d in self.discard), tuple(map(len, self.discard)), tuple(self.shop_slots),
+            tuple(self.aside_cards), tuple(self.shared_area), len(trash), trash[-1] if trash else -1, len(self.exploration),
+            self.dwarves_found, tuple(self.action_pool), revealed,
         )
 
 
