@@ -31,6 +31,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from engine import (
+    REDACTION,
     ChanceExpectedError,
     EngineError,
     GameOverError,
@@ -41,7 +42,6 @@ from engine import (
     get_game,
 )
 from engine.fair import CHANCE_SEED_CONSTRUCTION, chance_rng, chance_seed
-from engine.games.mountainhome.notation import ACTION_FIELDS as MOUNTAINHOME_ACTION_FIELDS
 from engine.record import drawn_result, match_result
 
 from .errors import BadRequest, Conflict, Forbidden, excerpt
@@ -79,18 +79,10 @@ def forfeit_result(state: State, forfeits: list[int]) -> dict[str, Any]:
 # ---------------------------------------------------------------------- end ranked play
 
 
-# Every field an action of each game's record notation may have: any other is refused the same way in
-# every game (issue 13; Mountainhome used to drop them silently), before the game decodes the action.
-ACTION_FIELDS: dict[str, frozenset[str]] = {
-    "mountain-goats": frozenset({"climb", "faces", "groups"}),
-    "nanga-parbat": frozenset({"activate", "animals", "claim", "end_turn", "guide", "relocate", "sections", "swap", "trap"}),
-    "mountainhome": MOUNTAINHOME_ACTION_FIELDS,
-}
-
-
-def check_action_fields(game_id: str, action: Any) -> None:
-    fields = ACTION_FIELDS.get(game_id)
-    if fields is None or not isinstance(action, dict):
+def check_action_fields(fields: frozenset[str], action: Any) -> None:
+    """Refuse an action field outside the game's ``action_fields`` the same way in every game, before the
+    game decodes the action."""
+    if not isinstance(action, dict):
         return
     extra = sorted(str(key) for key in action if key not in fields)
     if extra:
@@ -146,7 +138,7 @@ class MatchAggregate:
         # events folded by a command, not yet stored: (type, payload, to_move_after) until stamped
         self.unstamped: list[tuple[str, Any, tuple[int, ...]]] = []
         # hidden information: {seq: {viewer: the entry as that viewer sees it}}, only where it differs
-        self.redacts = callable(getattr(type(self.state), "redact_event", None))
+        self.redacts = REDACTION in self.game.features
         self.redactions: dict[int, dict[int | None, Any]] = {}
         # The newest stored rows folded (at most newest_limit(), oldest first, the last at ``seq``): the page's
         # event log reads them instead of the database.  Empty when not known (see :meth:`extend`).
@@ -296,7 +288,7 @@ class MatchAggregate:
 
     def _redact(self, payload: dict[str, Any], seq: int) -> None:
         """How each viewer (every seat, and ``None``, a spectator) may see this entry, where it differs."""
-        redact = self.state.redact_event  # type: ignore[attr-defined]
+        redact = self.state.redact_event
         shown: dict[int | None, Any] = {}
         for viewer in (VIEWERS_SPECTATOR, *range(self.players)):
             entry = redact(payload, viewer)
@@ -369,7 +361,7 @@ class MatchAggregate:
             raise Conflict(f"match {self.match_id} has ended", code="match_finished")
         if seat in self.replaced and not actor.startswith("bot:"):
             raise Forbidden(f"seat {seat} forfeited and is played by a bot now", code="seat_replaced")
-        check_action_fields(self.game.id, action)
+        check_action_fields(self.game.action_fields, action)
         try:
             _, decoded = self.state.decode_event({"player": seat, "action": action})
         except GameOverError as exc:

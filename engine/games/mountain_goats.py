@@ -38,6 +38,8 @@ TOKENS_BY_PLAYERS = {
     4: (12, 11, 10, 9, 8, 7),
 }
 BONUS_TOKENS = (15, 12, 9, 6)
+# Every field an action of the record notation may have: the climb and, optionally, how the dice make it.
+ACTION_FIELDS = frozenset({"climb", "faces", "groups"})
 END_EMPTY_STACKS = 3
 
 PHASE_FIRST, PHASE_ROLL, PHASE_CLIMB, PHASE_OVER = 0, 1, 2, 3
@@ -141,6 +143,7 @@ class MountainGoats(Game):
     name = "Mountain Goats"
     min_players = 2
     max_players = 4
+    action_fields = ACTION_FIELDS
     option_specs = ()
     perfect_information = True
     has_chance = True
@@ -469,7 +472,7 @@ class MountainGoatsState(State):
     def action_from_json(self, seat: int, data: Any) -> Climb:
         if not isinstance(data, dict) or "climb" not in data:
             raise NotationError(f"action {data!r} must be an object with a 'climb' list")
-        extra = set(data) - {"climb", "faces", "groups"}
+        extra = set(data) - ACTION_FIELDS
         if extra:
             raise NotationError(f"action has unknown field {sorted(extra)[0]!r}; allowed: climb, faces, groups")
         climb = data["climb"]

@@ -344,7 +344,7 @@ def test_redact_event_is_applied_in_the_aggregates_fold_only(fixed_seed, alice, 
     aggregate = MatchAggregate.replay(match.pk, MH, 2, match.options, rows)
     assert calls == [None, 0, 1] * len(engine_rows)
     calls.clear()
-    projection.project_events(MH, 2, match.options, rows, 1, redaction=aggregate.shown)
+    projection.project_events(MH, rows, 1, redaction=aggregate.shown)
     assert calls == []
     with pytest.raises(ValueError):
-        projection.project_events(MH, 2, match.options, rows, 1)  # no redactions given: refused, never replayed
+        projection.project_events(MH, rows, 1)  # no redactions given: refused, never replayed
