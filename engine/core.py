@@ -31,8 +31,8 @@ Conventions
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Hashable, Iterable, Mapping, Protocol, Sequence
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar, Hashable, Mapping, Protocol, Sequence
 
 CHANCE = -1
 SIMULTANEOUS = -2
@@ -46,7 +46,6 @@ FEATURES = frozenset({REDACTION, ACTION_VIEW, INFO_DIGEST})
 
 Action = Hashable
 Outcome = Hashable
-JSON = Any
 
 
 class RandomSource(Protocol):
@@ -482,14 +481,6 @@ def _short(event: Any, limit: int = 120) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-@dataclass
-class PlayedGame:
-    """A finished or partial game: its state and the events that built it."""
-
-    state: State
-    events: list[dict[str, Any]] = field(default_factory=list)
-
-
 def random_playout(
     state: State, rng: RandomSource, *, events: list[dict[str, Any]] | None = None, max_events: int | None = None
 ) -> int:
@@ -520,6 +511,3 @@ def random_playout(
         count += 1
     return count
 
-
-def iter_seats(players: int) -> Iterable[int]:
-    return range(players)

@@ -63,19 +63,12 @@ def result_of(state: State, forfeits: list[int] | tuple[int, ...] = ()) -> dict[
 # forfeiting seats rank last (the earliest forfeit lowest); with one seat left standing, or in a
 # 2-player match, the match ends at once.  ``aborted`` {"seat", "reason"} (before every seat has
 # moved once) ends it with no result.  The final ``finished`` event carries ``ending``.
-
-MATCH_ENDING_TYPES = ("resigned", "timed_out", "seat_replaced", "aborted")
 # Fair play (games.fairplay): ``claimed`` {"seat", "absent", "result": "win"|"draw", "grace"} ends a 2-player
 # match whose opponent left (a win makes the absent seat a forfeit); ``abandoned`` {"seat", "grace"} is the
 # forfeit of a 3-4 player seat whose person left, followed by ``seat_replaced`` as for a resignation.
 LEAVER_TYPES = ("claimed", "abandoned")
 # ``takeback`` {"seat", "from", "accepted_by"}: the engine events from seq ``from`` on are taken back (nothing is
 # removed: the state becomes the replay of the events before ``from``); games.fairplay.takebacks decides when.
-
-
-def forfeit_result(state: State, forfeits: list[int]) -> dict[str, Any]:
-    """The result when seats forfeited: the others keep their order (the engine's, if it ended)."""
-    return match_result(state, forfeits)
 # ---------------------------------------------------------------------- end ranked play
 
 
@@ -104,7 +97,7 @@ _SEALED_MAX = 20_000
 
 class MatchAggregate:
     __slots__ = ("match_id", "game", "players", "options", "state", "seq", "last_hash",
-                 "started", "finished", "result", "pending", "engine_events",
+                 "started", "finished", "result", "pending",
                  "rated", "time_control", "moved", "forfeits", "replaced", "ending",
                  "clock", "unstamped", "redacts", "redactions", "newest", "dice", "contributions",
                  "last_time", "drawn", "applied", "barrier")
@@ -121,7 +114,6 @@ class MatchAggregate:
         self.finished = False
         self.result: dict[str, Any] | None = None
         self.pending: list[PendingEvent] = []
-        self.engine_events = 0
         # ranked play (issue 7)
         self.rated = False
         self.time_control: dict[str, Any] | None = None
@@ -233,7 +225,6 @@ class MatchAggregate:
             if self.redacts:
                 self._redact(payload, seq)
             self.state.apply_event(payload)  # the checked path: a replay re-validates every event
-            self.engine_events += 1
             self.applied.append((seq, payload))
             if type_ == "action":
                 self.moved.add(payload["player"])
@@ -283,7 +274,7 @@ class MatchAggregate:
         state = self.game.new_initial_state(self.players, self.options)
         for _, payload in kept:
             state.apply_event(payload)
-        self.state, self.applied, self.engine_events = state, kept, len(kept)
+        self.state, self.applied = state, kept
         self.moved = {payload["player"] for _, payload in kept if "player" in payload}
 
     def _redact(self, payload: dict[str, Any], seq: int) -> None:

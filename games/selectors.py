@@ -98,10 +98,6 @@ def seat_of(match: Match, user: Any) -> int | None:
     return None
 
 
-def load_events(match: Match) -> list[Event]:
-    return load_rows(match.pk)
-
-
 def load_aggregate(match: Match, events: list[Any] | None = None) -> MatchAggregate:
     """The match as the fold of its events: the only source of its state, clocks and endings.
 

@@ -118,7 +118,6 @@ _BY_MULTISET: dict[Roll, tuple[Climb, ...]] = {roll: _reachable(roll) for roll i
 ROLLS: tuple[Roll, ...] = tuple(product(range(1, 7), repeat=4))  # index = base-6 digits of faces-1
 LEGAL_CLIMBS: dict[Roll, tuple[Climb, ...]] = {roll: _BY_MULTISET[tuple(sorted(roll))] for roll in ROLLS}
 LEGAL_BY_INDEX: tuple[tuple[Climb, ...], ...] = tuple(LEGAL_CLIMBS[roll] for roll in ROLLS)
-LEGAL_SETS: dict[Roll, frozenset[Climb]] = {roll: frozenset(c) for roll, c in LEGAL_CLIMBS.items()}
 
 
 def _multiset_probability(roll: tuple[int, ...]) -> float:
