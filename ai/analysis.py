@@ -164,22 +164,11 @@ class _ISMCTSValuer(ISMCTS):
         self.observer = seat
         root = self.root = InfoNode()
         public = self.public_root = InfoNode()
-        deal = _dealer(self.game, observation, seat)
+        deal = self.game.determinizer(observation, seat)
         for _ in range(iterations):
             self._iterate(deal(self.rng), root, public)
         self.iterations_done = iterations
         return root
-
-
-def _dealer(game: Game, observation: Mapping[str, Any], seat: int) -> Callable[[random.Random], State]:
-    parsed = getattr(game, "determinizer", None)
-    if parsed is not None:
-        return parsed(observation, seat)  # type: ignore[no-any-return]
-
-    def deal(rng: random.Random) -> State:
-        return game.state_from_observation(observation, seat, rng)
-
-    return deal
 
 
 def _new_ismcts(game: Game, iterations: int, seed: int, only: Any = None) -> _ISMCTSValuer:

@@ -6,20 +6,22 @@ Search", with the decoupled handling of simultaneous moves:
 * **Determinization from the observation only.**  Every iteration starts
   from ``game.state_from_observation(observation, seat, rng)``: a full state
   dealt at random to agree with what the bot's seat sees.  The search never
-  receives the true state.  A game may offer
-  ``game.determinizer(observation, seat) -> (rng -> state)``, the same deal
-  with the observation parsed once per search instead of once per iteration.
+  receives the true state.  The search deals through
+  ``game.determinizer(observation, seat) -> (rng -> state)``, the same deal,
+  which a game may override to parse the observation once per search instead
+  of once per iteration.
 * **Nodes keyed by what the observer knows.**  A node's children are keyed by
   the observer's *view* of each event, not by the event: the observer's own
   actions are seen as they are; other seats' actions and chance events are
-  seen only as far as the game reveals them.  A game may say exactly what is
-  seen with an optional ``State.action_view(observer, seat, action)``
-  (``seat`` is ``CHANCE`` for outcomes; called before the event is applied);
-  without it the key is the observer's whole observation after the event
-  (canonical JSON), which is always correct and slower.  An event can also
-  reveal things through its consequences (the cards a shuffle lets the
-  observer draw, the card an exploration turns up): a game with
-  ``action_view`` may add ``State.info_digest(observer)``, a cheap summary
+  seen only as far as the game reveals them.  A game that declares
+  ``ACTION_VIEW`` says exactly what is seen with
+  ``State.action_view(observer, seat, action)`` (``seat`` is ``CHANCE`` for
+  outcomes; called before the event is applied); otherwise the key is the
+  observer's whole observation after the event (canonical JSON), which is
+  always correct and slower.  An event can also reveal things through its
+  consequences (the cards a shuffle lets the observer draw, the card an
+  exploration turns up): a game with ``ACTION_VIEW`` may also declare
+  ``INFO_DIGEST``, ``State.info_digest(observer)``, a cheap summary
   of parts of the observer's observation taken *after* the event, and the
   key is then ``(view, digest)``.  Both must depend only on what the
   observer may know (tests/engine/test_mountainhome_information.py).
@@ -61,7 +63,7 @@ import random
 from math import log, sqrt
 from typing import Any, Callable, Hashable, Mapping, Optional
 
-from engine.core import CHANCE, TERMINAL, Game, State
+from engine.core import ACTION_VIEW, CHANCE, INFO_DIGEST, TERMINAL, Game, State
 
 from .mcts import MCTSConfig
 from .reward import terminal_reward
@@ -115,8 +117,8 @@ class ISMCTS:
         self._public_digest = public_digest_for(game.id)
         self._moves = move_filter_for(game.id) if config.prune_moves else None
         self.observer = -1
-        self._viewer: Optional[bool] = None
-        self._digest: Optional[bool] = None
+        self._viewer = ACTION_VIEW in game.features
+        self._digest = INFO_DIGEST in game.features
 
     def search(self, observation: Mapping[str, Any], seat: int) -> Any:
         """The best action for ``seat`` given only its ``observation``."""
@@ -129,16 +131,7 @@ class ISMCTS:
         done = 0
         legal: Optional[tuple[Any, ...]] = None
         rng = self.rng
-        parsed = getattr(self.game, "determinizer", None)
-        deal: Callable[[random.Random], State]
-        if parsed is not None:  # the observation parsed once, dealt afresh every iteration
-            deal = parsed(observation, seat)
-        else:
-            game = self.game
-
-            def deal(rng: random.Random) -> State:
-                return game.state_from_observation(observation, seat, rng)
-
+        deal = self.game.determinizer(observation, seat)
         while done < config.iterations:
             state = deal(rng)
             if legal is None:
@@ -174,10 +167,8 @@ class ISMCTS:
         """What ``observer`` (or ``PUBLIC``) sees of ``seat`` doing ``action`` (before it is applied)."""
         if seat == observer:
             return action
-        if self._viewer is None:
-            self._viewer = hasattr(state, "action_view")
         if self._viewer:
-            return state.action_view(observer, seat, action)  # type: ignore[attr-defined]
+            return state.action_view(observer, seat, action)
         return _UNSEEN
 
     def _observation_key(self, state: State, observer: Optional[int]) -> str:
@@ -185,10 +176,8 @@ class ISMCTS:
 
     def _after(self, state: State) -> Any:
         """What the observer sees of an event's consequences (after it is applied), if the game says."""
-        if self._digest is None:
-            self._digest = hasattr(state, "info_digest")
         if self._digest:
-            return state.info_digest(self.observer)  # type: ignore[attr-defined]
+            return state.info_digest(self.observer)
         return None
 
     def _keys(self, state: State, views: list[Any], public_views: list[Any]) -> tuple[Hashable, Hashable]:

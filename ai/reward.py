@@ -19,11 +19,9 @@ always comes first.
 from __future__ import annotations
 
 from math import exp
-from typing import Callable, Sequence
+from typing import Sequence
 
 from engine.core import State
-
-Evaluator = Callable[[State, float], list[float]]
 
 
 def place_values(ranking: Sequence[int]) -> list[float]:

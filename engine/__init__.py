@@ -1,7 +1,11 @@
 """Cairn's pure-Python rules engine.  No Django, no I/O, no clock, no global randomness."""
 
 from .core import (
+    ACTION_VIEW,
     CHANCE,
+    FEATURES,
+    INFO_DIGEST,
+    REDACTION,
     SIMULTANEOUS,
     TERMINAL,
     ChanceExpectedError,
@@ -20,7 +24,11 @@ from .core import (
 from .registry import all_games, game_ids, get_game
 
 __all__ = [
+    "ACTION_VIEW",
     "CHANCE",
+    "FEATURES",
+    "INFO_DIGEST",
+    "REDACTION",
     "SIMULTANEOUS",
     "TERMINAL",
     "ChanceExpectedError",

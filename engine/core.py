@@ -21,20 +21,31 @@ Conventions
 * Randomness comes only from an ``rng`` argument that offers ``randrange(n)``
   (``random.Random`` or :class:`engine.fair.SeededRandom`).  The engine keeps no
   global random state, reads no clock and does no I/O.
+* Optional features (:data:`REDACTION`, :data:`ACTION_VIEW`, :data:`INFO_DIGEST`)
+  are methods of the base classes with documented defaults; a game that
+  overrides one names it in ``Game.features``, and callers read that set (a
+  class attribute) instead of probing for methods.  The conformance test
+  (tests/engine/test_conformance.py) checks that the set matches the
+  overrides and that each declared feature keeps its contract.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Hashable, Iterable, Mapping, Protocol, Sequence
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar, Hashable, Mapping, Protocol, Sequence
 
 CHANCE = -1
 SIMULTANEOUS = -2
 TERMINAL = -4
 
+# The optional features a game may declare in ``Game.features`` (see the State methods of the same names).
+REDACTION = "redaction"  # State.redact_event hides parts of record entries from some viewers
+ACTION_VIEW = "action_view"  # State.action_view says what an observer sees of an event
+INFO_DIGEST = "info_digest"  # State.info_digest summarises what an observer sees (with ACTION_VIEW)
+FEATURES = frozenset({REDACTION, ACTION_VIEW, INFO_DIGEST})
+
 Action = Hashable
 Outcome = Hashable
-JSON = Any
 
 
 class RandomSource(Protocol):
@@ -126,16 +137,22 @@ class Game:
 
     Subclasses set the class attributes and implement
     :meth:`new_initial_state` and :meth:`state_from_observation`.
+    ``action_fields`` lists every field an action of the record notation may
+    have (the service refuses any other before the game decodes the action).
+    ``features`` names the optional features the game implements: exactly
+    the optional methods its state overrides (:data:`FEATURES`).
     """
 
     id: ClassVar[str]
     name: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    action_fields: ClassVar[frozenset[str]]
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     perfect_information: ClassVar[bool] = True
     has_chance: ClassVar[bool] = True
     simultaneous: ClassVar[bool] = False
+    features: ClassVar[frozenset[str]] = frozenset()
 
     # ---- metadata
 
@@ -190,6 +207,20 @@ class Game:
         state this way, so they cannot see what their seat cannot.
         """
         raise NotImplementedError
+
+    def determinizer(self, observation: Mapping[str, Any], seat: int) -> Callable[[RandomSource], State]:
+        """``rng -> state``: :meth:`state_from_observation` for one observation, dealt afresh per call.
+
+        For a search that deals many determinizations of one observation.  Each call returns a new,
+        independent state, and ``determinizer(obs, seat)(rng)`` deals exactly what
+        ``state_from_observation(obs, seat, rng)`` deals.  The default calls
+        :meth:`state_from_observation`; a game may override it to parse the observation once.
+        """
+
+        def deal(rng: RandomSource) -> State:
+            return self.state_from_observation(observation, seat, rng)
+
+        return deal
 
 
 class State:
@@ -299,6 +330,36 @@ class State:
     def determinize(self, seat: int, rng: RandomSource) -> State:
         """A full state consistent with everything ``seat`` knows (via its observation)."""
         return self.game.state_from_observation(self.observation(seat), seat, rng)
+
+    # ---- optional features (declared in ``Game.features``; callers check the declaration first)
+
+    def redact_event(self, event: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+        """:data:`REDACTION`: the record entry ``event`` as ``viewer`` (a seat, ``None`` a spectator) may see it.
+
+        Called on the state just *before* the event is applied.  The acting seat sees its own action
+        as it is; what a viewer cannot see is replaced (an entry that is neither a ``player`` nor a
+        ``chance`` entry is left out of the viewer's listing), and two events the viewer cannot tell
+        apart are redacted alike.  The default, for games whose events hide nothing: ``event``.
+        """
+        return event
+
+    def action_view(self, observer: int, seat: int, action: Action) -> Hashable:
+        """:data:`ACTION_VIEW`: what ``observer`` sees of ``seat`` doing ``action`` (``seat`` CHANCE: an outcome).
+
+        Called before the event is applied; ISMCTS keys its nodes by it.  ``observer``'s own actions
+        are seen as they are; two events ``observer`` cannot tell apart must look alike.  The default
+        (a game whose events are all public): ``action``.
+        """
+        return action
+
+    def info_digest(self, observer: int) -> Hashable:
+        """:data:`INFO_DIGEST`: a cheap summary of parts of ``observer``'s observation, taken after an event.
+
+        With :meth:`action_view` it tells apart what an event revealed through its consequences (the
+        cards a shuffle let the observer draw).  It depends only on what ``observer`` may know.  The
+        default (nothing beyond the view of the event): ``None``.
+        """
+        return None
 
     # ---- results
 
@@ -420,14 +481,6 @@ def _short(event: Any, limit: int = 120) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-@dataclass
-class PlayedGame:
-    """A finished or partial game: its state and the events that built it."""
-
-    state: State
-    events: list[dict[str, Any]] = field(default_factory=list)
-
-
 def random_playout(
     state: State, rng: RandomSource, *, events: list[dict[str, Any]] | None = None, max_events: int | None = None
 ) -> int:
@@ -458,6 +511,3 @@ def random_playout(
         count += 1
     return count
 
-
-def iter_seats(players: int) -> Iterable[int]:
-    return range(players)

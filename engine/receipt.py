@@ -32,7 +32,6 @@ from .chain import canonical_json
 RECEIPT_FORMAT = "cairn-receipt/1"
 RECEIPTS_FORMAT = "cairn-receipts/1"
 ALGORITHM = "Ed25519"
-SIGNED_FIELDS = ("format", "match", "seq", "hash", "time", "key")
 _HEX = set("0123456789abcdef")
 
 

@@ -11,7 +11,7 @@ docs/TOURNAMENTS.md.
 * Round robin, 2 a table: FIDE Berger tables (``caissify-pairings``); tables of 3-4:
   :func:`group_schedule`, every round the grouping that repeats the fewest pairs.
 * Arena: a freed player is paired with the waiting player nearest in score (:func:`arena_pairs`);
-  lichess scoring (:func:`arena_points`).
+  lichess scoring (:class:`ArenaLine`).
 
 No I/O, no clock, no random state: everything here is a function of its arguments.
 """
@@ -72,7 +72,6 @@ class ArenaLine:
     wins: int = 0
     streak: int = 0  # consecutive wins
     sheet: list[int] = field(default_factory=list)  # the points of each game, in order
-    berserks: int = 0
 
     @property
     def on_fire(self) -> bool:
@@ -91,18 +90,8 @@ class ArenaLine:
         self.points += points
         self.games += 1
         self.wins += int(won)
-        self.berserks += int(berserk)
         self.sheet.append(points)
         return points
-
-
-def arena_points(games: Iterable[tuple[Sequence[int], int, bool]]) -> ArenaLine:
-    """The standing of an entrant from their games in the order they finished:
-    ``(places, seat, berserk)`` each."""
-    line = ArenaLine()
-    for places, seat, berserk in games:
-        line.add(places, seat, berserk)
-    return line
 
 
 def arena_order(lines: Mapping[int, ArenaLine]) -> list[int]:

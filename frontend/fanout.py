@@ -142,7 +142,7 @@ class Position:
 def _load_position(match: Match) -> Position:
     aggregate = selectors.load_aggregate(match)
     # A game with hidden events reads twice the log's rows for one viewer (selectors.visible_events).
-    redacts = projection.has_redaction(match.game_id, match.players, match.options)
+    redacts = projection.has_redaction(match.game_id)
     newest = selectors.newest_rows(match, aggregate, 2 * LOG_ROWS if redacts else LOG_ROWS)
     return Position(aggregate=aggregate, ranked=ranked_panel(match, aggregate), newest=newest)
 

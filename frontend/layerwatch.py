@@ -69,7 +69,6 @@ class Watch:
         self.waiting: dict[str, asyncio.Future] = {}
         self.catching_up: set[asyncio.Task] = set()
         self.broken = False
-        self.recoveries = 0
 
     def start(self) -> None:
         if self.task is None or self.task.done():
@@ -91,7 +90,6 @@ class Watch:
                             len(self.sockets))
             elif ok and self.broken:
                 self.broken = False
-                self.recoveries += 1
                 log.warning("the channel layer is back: %d socket(s) catch up", len(self.sockets))
                 self.catch_up()
             await asyncio.sleep(self.every)

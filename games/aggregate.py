@@ -31,6 +31,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from engine import (
+    REDACTION,
     ChanceExpectedError,
     EngineError,
     GameOverError,
@@ -41,7 +42,6 @@ from engine import (
     get_game,
 )
 from engine.fair import CHANCE_SEED_CONSTRUCTION, chance_rng, chance_seed
-from engine.games.mountainhome.notation import ACTION_FIELDS as MOUNTAINHOME_ACTION_FIELDS
 from engine.record import drawn_result, match_result
 
 from .errors import BadRequest, Conflict, Forbidden, excerpt
@@ -63,34 +63,19 @@ def result_of(state: State, forfeits: list[int] | tuple[int, ...] = ()) -> dict[
 # forfeiting seats rank last (the earliest forfeit lowest); with one seat left standing, or in a
 # 2-player match, the match ends at once.  ``aborted`` {"seat", "reason"} (before every seat has
 # moved once) ends it with no result.  The final ``finished`` event carries ``ending``.
-
-MATCH_ENDING_TYPES = ("resigned", "timed_out", "seat_replaced", "aborted")
 # Fair play (games.fairplay): ``claimed`` {"seat", "absent", "result": "win"|"draw", "grace"} ends a 2-player
 # match whose opponent left (a win makes the absent seat a forfeit); ``abandoned`` {"seat", "grace"} is the
 # forfeit of a 3-4 player seat whose person left, followed by ``seat_replaced`` as for a resignation.
 LEAVER_TYPES = ("claimed", "abandoned")
 # ``takeback`` {"seat", "from", "accepted_by"}: the engine events from seq ``from`` on are taken back (nothing is
 # removed: the state becomes the replay of the events before ``from``); games.fairplay.takebacks decides when.
-
-
-def forfeit_result(state: State, forfeits: list[int]) -> dict[str, Any]:
-    """The result when seats forfeited: the others keep their order (the engine's, if it ended)."""
-    return match_result(state, forfeits)
 # ---------------------------------------------------------------------- end ranked play
 
 
-# Every field an action of each game's record notation may have: any other is refused the same way in
-# every game (Mountainhome used to drop them silently), before the game decodes the action.
-ACTION_FIELDS: dict[str, frozenset[str]] = {
-    "mountain-goats": frozenset({"climb", "faces", "groups"}),
-    "nanga-parbat": frozenset({"activate", "animals", "claim", "end_turn", "guide", "relocate", "sections", "swap", "trap"}),
-    "mountainhome": MOUNTAINHOME_ACTION_FIELDS,
-}
-
-
-def check_action_fields(game_id: str, action: Any) -> None:
-    fields = ACTION_FIELDS.get(game_id)
-    if fields is None or not isinstance(action, dict):
+def check_action_fields(fields: frozenset[str], action: Any) -> None:
+    """Refuse an action field outside the game's ``action_fields`` the same way in every game, before the
+    game decodes the action."""
+    if not isinstance(action, dict):
         return
     extra = sorted(str(key) for key in action if key not in fields)
     if extra:
@@ -112,7 +97,7 @@ _SEALED_MAX = 20_000
 
 class MatchAggregate:
     __slots__ = ("match_id", "game", "players", "options", "state", "seq", "last_hash",
-                 "started", "finished", "result", "pending", "engine_events",
+                 "started", "finished", "result", "pending",
                  "rated", "time_control", "moved", "forfeits", "replaced", "ending",
                  "clock", "unstamped", "redacts", "redactions", "newest", "dice", "contributions",
                  "last_time", "drawn", "applied", "barrier")
@@ -129,7 +114,6 @@ class MatchAggregate:
         self.finished = False
         self.result: dict[str, Any] | None = None
         self.pending: list[PendingEvent] = []
-        self.engine_events = 0
         # ranked play
         self.rated = False
         self.time_control: dict[str, Any] | None = None
@@ -146,7 +130,7 @@ class MatchAggregate:
         # events folded by a command, not yet stored: (type, payload, to_move_after) until stamped
         self.unstamped: list[tuple[str, Any, tuple[int, ...]]] = []
         # hidden information: {seq: {viewer: the entry as that viewer sees it}}, only where it differs
-        self.redacts = callable(getattr(type(self.state), "redact_event", None))
+        self.redacts = REDACTION in self.game.features
         self.redactions: dict[int, dict[int | None, Any]] = {}
         # The newest stored rows folded (at most newest_limit(), oldest first, the last at ``seq``): the page's
         # event log reads them instead of the database.  Empty when not known (see :meth:`extend`).
@@ -241,7 +225,6 @@ class MatchAggregate:
             if self.redacts:
                 self._redact(payload, seq)
             self.state.apply_event(payload)  # the checked path: a replay re-validates every event
-            self.engine_events += 1
             self.applied.append((seq, payload))
             if type_ == "action":
                 self.moved.add(payload["player"])
@@ -291,12 +274,12 @@ class MatchAggregate:
         state = self.game.new_initial_state(self.players, self.options)
         for _, payload in kept:
             state.apply_event(payload)
-        self.state, self.applied, self.engine_events = state, kept, len(kept)
+        self.state, self.applied = state, kept
         self.moved = {payload["player"] for _, payload in kept if "player" in payload}
 
     def _redact(self, payload: dict[str, Any], seq: int) -> None:
         """How each viewer (every seat, and ``None``, a spectator) may see this entry, where it differs."""
-        redact = self.state.redact_event  # type: ignore[attr-defined]
+        redact = self.state.redact_event
         shown: dict[int | None, Any] = {}
         for viewer in (VIEWERS_SPECTATOR, *range(self.players)):
             entry = redact(payload, viewer)
@@ -369,7 +352,7 @@ class MatchAggregate:
             raise Conflict(f"match {self.match_id} has ended", code="match_finished")
         if seat in self.replaced and not actor.startswith("bot:"):
             raise Forbidden(f"seat {seat} forfeited and is played by a bot now", code="seat_replaced")
-        check_action_fields(self.game.id, action)
+        check_action_fields(self.game.action_fields, action)
         try:
             _, decoded = self.state.decode_event({"player": seat, "action": action})
         except GameOverError as exc:

@@ -51,10 +51,6 @@ class Match(models.Model):
     def __str__(self) -> str:
         return f"match {self.pk} ({self.game_id}, {self.status}, seq {self.seq})"
 
-    @property
-    def is_finished(self) -> bool:
-        return self.status == self.Status.FINISHED
-
 
 class Seat(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")

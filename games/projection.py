@@ -4,10 +4,10 @@ API bodies, event listings, record exports and websocket fragments are all
 built from :func:`observation`, :func:`legal_actions` and
 :func:`project_events`.  A viewer is a seat number or ``None`` (a spectator).
 
-Hidden information: a game's ``State`` may define
-``redact_event(event, viewer_seat) -> event`` (``event`` a ``cairn-record/1``
-entry; it is called on the state just *before* that event is applied, so it
-knows whose card was dealt).  Games without it have only public events.  It is
+Hidden information: a game that declares ``REDACTION`` in ``Game.features``
+overrides ``State.redact_event(event, viewer_seat) -> event`` (``event`` a
+``cairn-record/1`` entry; it is called on the state just *before* that event is
+applied, so it knows whose card was dealt).  Other games have only public events.  It is
 called in one place, the match aggregate's fold
 (:meth:`games.aggregate.MatchAggregate.shown` gives what it decided); this
 module never replays a match to redact it.
@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable
 
-from engine import State, get_game
+from engine import REDACTION, State, get_game
 
 from .aggregate import ENGINE_TYPES
 from .store import chain_fields, timestamp_text
@@ -64,17 +64,9 @@ def legal_actions(state: State, viewer: int | None) -> list[dict[str, Any]]:
     return [state.action_to_json(viewer, action) for action in state.legal_actions(viewer)]
 
 
-_REDACTS: dict[str, bool] = {}
-
-
-def has_redaction(game_id: str, players: int, options: dict[str, Any]) -> bool:
-    """Whether the game hides anything in its events (its state class has ``redact_event``): decided once
-    per game and process."""
-    found = _REDACTS.get(game_id)
-    if found is None:
-        state_class = type(get_game(game_id).new_initial_state(players, options))
-        found = _REDACTS[game_id] = callable(getattr(state_class, "redact_event", None))
-    return found
+def has_redaction(game_id: str) -> bool:
+    """Whether the game hides anything in its events (it declares ``REDACTION``)."""
+    return REDACTION in get_game(game_id).features
 
 
 def _public(event: Any, payload: Any, match: Any = None, *, sealed: bool = False, hide_hashes: bool = False) -> dict[str, Any]:
@@ -101,7 +93,7 @@ def _link_only(event: Any, match: Any) -> dict[str, Any]:
 
 
 def project_events(
-    game_id: str, players: int, options: dict[str, Any], events: Iterable[Any], viewer: int | None, *, after: int = 0,
+    game_id: str, events: Iterable[Any], viewer: int | None, *, after: int = 0,
     redaction: Callable[[int, Any, int | None], Any] | None = None, match: Any = None, reveal: bool = False,
     links: bool = True,
 ) -> list[dict[str, Any]]:
@@ -117,7 +109,7 @@ def project_events(
     """
     hide_hashes = match is not None and match.chain_version < 2  # a version 1 hash would confirm a guess
     chained = match if links else None
-    if reveal or not has_redaction(game_id, players, options):
+    if reveal or not has_redaction(game_id):
         return [_public(event, event.payload, chained) for event in events if event.seq > after]
     if redaction is None:
         raise ValueError(f"{game_id} hides information in its events: project them with the aggregate's redactions")

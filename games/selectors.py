@@ -98,10 +98,6 @@ def seat_of(match: Match, user: Any) -> int | None:
     return None
 
 
-def load_events(match: Match) -> list[Event]:
-    return load_rows(match.pk)
-
-
 def load_aggregate(match: Match, events: list[Any] | None = None) -> MatchAggregate:
     """The match as the fold of its events: the only source of its state, clocks and endings.
 
@@ -233,7 +229,7 @@ def visible_events(
     ``links=False``: without the chain fields (``body_hash``, ``nonce``), for a page's event log.
     """
     viewer = seat_of(match, user)
-    redacts = projection.has_redaction(match.game_id, match.players, match.options)
+    redacts = projection.has_redaction(match.game_id)
     if redacts and aggregate is None:
         aggregate = load_aggregate(match)
     until = aggregate.seq if aggregate is not None else None
@@ -243,7 +239,7 @@ def visible_events(
 
     def project(rows: list[Any]) -> list[dict[str, Any]]:
         return projection.project_events(
-            match.game_id, match.players, match.options, rows, viewer, after=after,
+            match.game_id, rows, viewer, after=after,
             redaction=aggregate.shown if redacts and aggregate is not None else None,
             match=match, reveal=reveal, links=links,
         )

@@ -38,6 +38,8 @@ TOKENS_BY_PLAYERS = {
     4: (12, 11, 10, 9, 8, 7),
 }
 BONUS_TOKENS = (15, 12, 9, 6)
+# Every field an action of the record notation may have: the climb and, optionally, how the dice make it.
+ACTION_FIELDS = frozenset({"climb", "faces", "groups"})
 END_EMPTY_STACKS = 3
 
 PHASE_FIRST, PHASE_ROLL, PHASE_CLIMB, PHASE_OVER = 0, 1, 2, 3
@@ -116,7 +118,6 @@ _BY_MULTISET: dict[Roll, tuple[Climb, ...]] = {roll: _reachable(roll) for roll i
 ROLLS: tuple[Roll, ...] = tuple(product(range(1, 7), repeat=4))  # index = base-6 digits of faces-1
 LEGAL_CLIMBS: dict[Roll, tuple[Climb, ...]] = {roll: _BY_MULTISET[tuple(sorted(roll))] for roll in ROLLS}
 LEGAL_BY_INDEX: tuple[tuple[Climb, ...], ...] = tuple(LEGAL_CLIMBS[roll] for roll in ROLLS)
-LEGAL_SETS: dict[Roll, frozenset[Climb]] = {roll: frozenset(c) for roll, c in LEGAL_CLIMBS.items()}
 
 
 def _multiset_probability(roll: tuple[int, ...]) -> float:
@@ -141,6 +142,7 @@ class MountainGoats(Game):
     name = "Mountain Goats"
     min_players = 2
     max_players = 4
+    action_fields = ACTION_FIELDS
     option_specs = ()
     perfect_information = True
     has_chance = True
@@ -469,7 +471,7 @@ class MountainGoatsState(State):
     def action_from_json(self, seat: int, data: Any) -> Climb:
         if not isinstance(data, dict) or "climb" not in data:
             raise NotationError(f"action {data!r} must be an object with a 'climb' list")
-        extra = set(data) - {"climb", "faces", "groups"}
+        extra = set(data) - ACTION_FIELDS
         if extra:
             raise NotationError(f"action has unknown field {sorted(extra)[0]!r}; allowed: climb, faces, groups")
         climb = data["climb"]

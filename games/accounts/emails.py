@@ -5,7 +5,7 @@ The link carries a value signed with ``SECRET_KEY`` by Django's signing
 user id and the address.  It verifies that address for that user only, and only
 for ``EMAIL_VERIFY_MAX_AGE`` seconds; a changed address makes an older link
 useless.  Mail other than the verification itself (a "your turn" email, a
-password reset) goes only to a verified address (:func:`verified_address`).
+password reset) goes only to a verified address (:func:`is_verified`).
 """
 
 from __future__ import annotations
@@ -36,11 +36,6 @@ class MailNotSent(DomainError):
 
 def is_verified(user: Any) -> bool:
     return bool(user.email) and VerifiedEmail.objects.filter(user=user, email__iexact=user.email).exists()
-
-
-def verified_address(user: Any) -> str | None:
-    """The address mail may go to: the person's address if they verified it, else None."""
-    return user.email if is_verified(user) else None
 
 
 def check_address(email: Any) -> str:

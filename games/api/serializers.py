@@ -60,9 +60,5 @@ class SeqSerializer(serializers.Serializer):
     seq = serializers.IntegerField()
 
 
-class AnyJSONSerializer(serializers.Serializer):
-    """Schema placeholder for free-form JSON bodies documented in docs/API.md."""
-
-
 class ErrorBodySerializer(serializers.Serializer):
     error = serializers.DictField(help_text='{"code": str, "message": str}')

@@ -38,7 +38,7 @@ def _signature(private: Any, message: bytes) -> str:
 
 def shows_hashes(match: Any, finished: bool) -> bool:
     """Whether every viewer of ``match`` may see its chain hashes now (see the module's doc)."""
-    return match.chain_version >= 2 or finished or not has_redaction(match.game_id, match.players, match.options)
+    return match.chain_version >= 2 or finished or not has_redaction(match.game_id)
 
 
 def head_time(match: Any, aggregate: Any) -> datetime | None:

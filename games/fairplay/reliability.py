@@ -96,11 +96,6 @@ def completion(user: Any) -> dict[str, Any]:
     return {"started": len(ended), "completed": completed, "rate": round(rate, 3), "shown": f"{round(rate * 100)}%"}
 
 
-def completions(users: list[Any]) -> dict[str, str]:
-    """{username: the shown rate} for the names on a page."""
-    return {u.username: completion(u)["shown"] for u in users if u is not None}
-
-
 @dataclass(frozen=True)
 class Wait:
     until: datetime

@@ -384,12 +384,3 @@ def _numbers(change: RatingChange) -> tuple[float, ...]:
         change.rating_after, change.deviation_after, change.volatility_after, change.place,
     )
 
-
-def ladder_snapshot(game_id: str | None = None) -> list[tuple[Any, ...]]:
-    """Every ladder row as comparable tuples (the rebuild test compares two of these)."""
-    qs = Rating.objects.all() if game_id is None else Rating.objects.filter(game_id=game_id)
-    return sorted(
-        (r.game_id, r.user_id, r.rating, r.deviation, r.volatility, r.games, r.last_played_at, r.ladder_seq)
-        for r in qs
-    )
-

@@ -38,7 +38,6 @@ from games.models import Match, Seat
 from . import push
 from .models import ChatMessage, ChatMute, ChatReport, MatchChat
 
-CHANNELS = {c.value for c in ChatMessage.Channel}
 HISTORY = 50
 
 

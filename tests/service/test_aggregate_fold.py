@@ -135,9 +135,9 @@ def test_redactions_decided_in_the_fold_equal_an_independent_replay(players):
     options = get_game("mountainhome").normalize_options({})
     assert aggregate.redactions  # something was hidden from someone
     for viewer in (None, *range(players)):
-        replayed = projection.project_events("mountainhome", players, options, rows, viewer,
+        replayed = projection.project_events("mountainhome", rows, viewer,
                                              redaction=replayed_redaction("mountainhome", players, options, rows))
-        folded = projection.project_events("mountainhome", players, options, rows, viewer, redaction=aggregate.shown)
+        folded = projection.project_events("mountainhome", rows, viewer, redaction=aggregate.shown)
         assert folded == replayed
-        tail = projection.project_events("mountainhome", players, options, rows[60:], viewer, redaction=aggregate.shown)
+        tail = projection.project_events("mountainhome", rows[60:], viewer, redaction=aggregate.shown)
         assert tail == [item for item in replayed if item["seq"] > rows[59].seq]

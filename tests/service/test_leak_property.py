@@ -97,8 +97,8 @@ def build(seed: bytes, players: int, entries: list[tuple[str, Any, str]]) -> Log
 
 def seen(game_id: str, players: int, log: Log, viewer: int | None) -> list[dict[str, Any]]:
     redaction = replayed_redaction(game_id, players, get_game(game_id).normalize_options({}), log.rows) \
-        if projection.has_redaction(game_id, players, {}) else None
-    return projection.project_events(game_id, players, {}, log.rows, viewer, match=log.match, redaction=redaction)
+        if projection.has_redaction(game_id) else None
+    return projection.project_events(game_id, log.rows, viewer, match=log.match, redaction=redaction)
 
 
 def without_uniform(events: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -74,7 +74,7 @@ def strings_in(value: Any) -> set[str]:
 def publicly_named(match: Match, secret_owner: int) -> set[str]:
     """Every card name some public event names: everything but sealed chance entries and the owner's sealed acts."""
     named: set[str] = set()
-    for row in selectors.load_events(match):
+    for row in store.load_rows(match.pk):
         payload = row.payload
         if row.type == "chance":
             if payload["chance"].get("kind") in ("shuffle", "select", "insert", "bottom_order"):
@@ -268,7 +268,7 @@ def test_random_bots_play_whole_matches_through_the_service(fixed_seed, alice, m
             services.submit_action(match_id=match.pk, user=alice, action=move, expected_seq=match.seq)
     else:
         raise AssertionError("the match did not end")
-    verbs = {row.payload["action"]["do"] for row in selectors.load_events(match) if row.type == "action"}
+    verbs = {row.payload["action"]["do"] for row in store.load_rows(match.pk) if row.type == "action"}
     assert {"commit_bid", "ready", "end_action_step"} <= verbs
     assert match.result and len(match.result["ranking"]) == players
     if players >= 3:
@@ -344,7 +344,7 @@ def test_redact_event_is_applied_in_the_aggregates_fold_only(fixed_seed, alice, 
     aggregate = MatchAggregate.replay(match.pk, MH, 2, match.options, rows)
     assert calls == [None, 0, 1] * len(engine_rows)
     calls.clear()
-    projection.project_events(MH, 2, match.options, rows, 1, redaction=aggregate.shown)
+    projection.project_events(MH, rows, 1, redaction=aggregate.shown)
     assert calls == []
     with pytest.raises(ValueError):
-        projection.project_events(MH, 2, match.options, rows, 1)  # no redactions given: refused, never replayed
+        projection.project_events(MH, rows, 1)  # no redactions given: refused, never replayed

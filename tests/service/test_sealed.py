@@ -60,14 +60,14 @@ def sealed_commitment_position(match: Match, users: dict[int, Any]) -> int:
         _submit_random(match, users, rng, prefer=_commit_something)
     else:
         raise AssertionError("no bid with a sealed commitment by seat 1 came up")
-    rows = selectors.load_events(match)
+    rows = store.load_rows(match.pk)
     return max(r.seq for r in rows if r.type == "action" and r.payload["player"] == 1
                and r.payload["action"]["do"] == "commit_bid")
 
 
 def candidate_commitments(match: Match, seq: int) -> list[dict[str, Any]]:
     """What an attacker would try: every commitment seat 1 could have made there (the truth among them)."""
-    rows = [r for r in selectors.load_events(match) if r.seq < seq]
+    rows = [r for r in store.load_rows(match.pk) if r.seq < seq]
     aggregate = selectors.load_aggregate(match, rows)
     state = aggregate.state
     return [{"player": 1, "action": state.action_to_json(1, a)} for a in state.legal_actions(1)
@@ -103,7 +103,7 @@ def test_a_guess_of_a_sealed_commitment_is_confirmed_by_a_version_1_chain_and_no
         match = mh_match([alice, bob])
         assert match.chain_version == version
         seq = sealed_commitment_position(match, {0: alice, 1: bob})
-        stored = next(r for r in selectors.load_events(match) if r.seq == seq)
+        stored = next(r for r in store.load_rows(match.pk) if r.seq == seq)
         truths[version] = stored.payload
         candidates = candidate_commitments(match, seq)
         assert stored.payload in candidates and len(candidates) > 1
@@ -172,7 +172,7 @@ def test_a_finished_mountainhome_match_is_revealed_and_audits_offline(fixed_seed
     assert match.status == Match.Status.FINISHED and match.chain_version == 2
     events = anon_api.get(f"/api/matches/{match.pk}/events/").json()["events"]
     assert len(events) == match.seq and not any(e.get("redacted") or "skipped" in e for e in events)
-    stored = {r.seq: r.payload for r in selectors.load_events(match)}
+    stored = {r.seq: r.payload for r in store.load_rows(match.pk)}
     assert all(e["payload"] == stored[e["seq"]] and e["nonce"] == chain.nonce(SEED, e["seq"]).hex() for e in events)
     record = anon_api.get(f"/api/matches/{match.pk}/record").json()
     assert record["format"] == "cairn-record/3" and record["seed"] == SEED.hex() and record["log"] == events
@@ -247,7 +247,7 @@ def test_a_match_ended_by_resignation_or_abort_audits_offline_too(fixed_seed, al
     match = mh_match([alice, bob])
     if ending == "resign":
         rng = random.Random(2)
-        while len({r.payload["player"] for r in selectors.load_events(match) if r.type == "action"}) < 2:
+        while len({r.payload["player"] for r in store.load_rows(match.pk) if r.type == "action"}) < 2:
             _submit_random(match, {0: alice, 1: bob}, rng)
         services.resign(match_id=match.pk, user=bob)
     else:

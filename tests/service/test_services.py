@@ -10,7 +10,8 @@ from engine.fair import chance_rng, chance_seed, commitment
 from games import projection, selectors, services
 from games.errors import BadRequest, Conflict, Forbidden, NotFound
 from games.models import Event, Match
-from engine.games.mountain_goats import MountainGoatsState
+from engine import REDACTION
+from engine.games.mountain_goats import MountainGoats, MountainGoatsState
 
 from .helpers import finish_quickly, play_to_end, two_humans
 
@@ -270,8 +271,8 @@ def test_a_games_redact_event_hook_filters_events_and_records_per_viewer(backend
             return {"chance": "hidden"}
         return event
 
-    monkeypatch.setattr(MountainGoatsState, "redact_event", redact_event, raising=False)
-    monkeypatch.setattr(projection, "_REDACTS", {})  # decided once per game and process: here, anew
+    monkeypatch.setattr(MountainGoatsState, "redact_event", redact_event)
+    monkeypatch.setattr(MountainGoats, "features", frozenset({REDACTION}))
     match = selectors.get_match(two_humans(alice, bob).pk)
     seat_of_alice = selectors.seat_of(match, alice)
     assert seat_of_alice == 0

@@ -303,7 +303,7 @@ def test_redactions_from_the_fold_equal_the_projection_replay_for_every_viewer(b
     redacted = 0
     for user, viewer in ((alice, 0), (bob, 1), (carol, None)):
         replayed = projection.project_events(
-            match.game_id, match.players, match.options, rows, viewer, match=match,
+            match.game_id, rows, viewer, match=match,
             redaction=replayed_redaction(match.game_id, match.players, match.options, rows))
         assert selectors.visible_events(match, user) == replayed
         assert selectors.visible_events(match, user, after=100) == [e for e in replayed if e["seq"] > 100]

@@ -113,19 +113,6 @@ class Layout:
         unpicked = [inst for kind, inst in self.legendary_inst.items() if kind not in picked]
         return sorted(unpicked + self.renowned + self.named_labourers + self.generic_labourers)
 
-    def exploration_candidates(self) -> list[int]:
-        """Every instance that can be in the exploration pile at setup."""
-        return sorted(
-            list(self.legendary_inst.values())
-            + self.explore_resources
-            + self.renowned
-            + self.named_labourers
-            + self.generic_labourers
-            + self.event_pool
-            + self.recurring_pool
-            + self.fixed
-        )
-
 
 @lru_cache(maxsize=None)
 def layout(players: int, profile: str) -> Layout:

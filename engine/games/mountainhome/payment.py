@@ -30,11 +30,6 @@ def pays(cost: tuple[int, int, int, int], pool: list[int] | tuple[int, ...]) -> 
     return result
 
 
-def pay_fits(cost: tuple[int, int, int, int], pay: tuple[int, int, int]) -> bool:
-    r, s, b = pay[0] - cost[0], pay[1] - cost[1], pay[2] - cost[2]
-    return r >= 0 and s >= 0 and b >= 0 and r + s + b == cost[3]
-
-
 def add_cost(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
     return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3])
 

@@ -26,7 +26,10 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping
 
 from ...core import (
+    ACTION_VIEW,
     CHANCE,
+    INFO_DIGEST,
+    REDACTION,
     SIMULTANEOUS,
     TERMINAL,
     Game,
@@ -96,7 +99,7 @@ from .constants import (
 )
 from .layout import layout
 from .moves import MovesMixin
-from .notation import CodecMixin
+from .notation import ACTION_FIELDS, CodecMixin
 from .payment import PaymentMixin
 from .piles import PilesMixin
 from .turn import TurnMixin
@@ -110,6 +113,8 @@ class Mountainhome(Game):
     name = "Mountainhome"
     min_players = 2
     max_players = 4
+    action_fields = ACTION_FIELDS
+    features = frozenset({REDACTION, ACTION_VIEW, INFO_DIGEST})  # view.py
     option_specs = (
         OptionSpec("shop_profile", "seed", ("seed", "tiered"), "construction office: seed (default) or tiered (§3.4)"),
         OptionSpec("legendaries", "pick", ("pick", "random"), "legendary dwarves picked in reverse seat order or dealt"),
@@ -135,7 +140,7 @@ class Mountainhome(Game):
     def state_from_observation(self, observation: Mapping[str, Any], seat: int, rng: RandomSource) -> "MountainhomeState":
         return state_from_observation(self, observation, seat, rng)
 
-    def determinizer(self, observation: Mapping[str, Any], seat: int) -> Any:
+    def determinizer(self, observation: Mapping[str, Any], seat: int) -> Callable[[RandomSource], "MountainhomeState"]:
         """``rng -> state``, as :meth:`state_from_observation` but parsing the observation once (ISMCTS)."""
         return determinizer(self, observation, seat)
 

@@ -107,8 +107,6 @@ for _k, _c in enumerate(CARDS):
             assert _res == _g["res"]
             MULTIPLIER[_k] = (RES_INDEX[_res], int(_g["amt"][:-1]))
 
-DOUBLED_BY: dict[int, int] = {doubler: building for building, (_, _, doubler) in PRODUCER.items()}
-
 HOARD = KINDEX["hoard"]
 HANGOVER = KINDEX["hangover"]
 (_hoard_op,) = [op for op in _ops("hoard", "activated") if "gain_any_one" in op]
@@ -146,10 +144,6 @@ CONSULTANTS_FEE = CONSTANTS["consultants_fee_shinies"]
 
 # Kinds that have an On Bid text (B5).
 ON_BID: frozenset[int] = frozenset(k for k, c in enumerate(CARDS) if any(a["when"] == "on_bid" for a in c["abilities"]))
-# Kinds with a play effect in the action step (MH-71).
-ACTION_PLAY: frozenset[int] = frozenset(
-    k for k, c in enumerate(CARDS) if any(a["when"] == "action_play" for a in c["abilities"])
-)
 
 
 def price(kind: int, profile: str) -> int:

@@ -47,6 +47,9 @@ from .tables import (
     YAK,
 )
 
+# Every field an action of the record notation may have (each action is one fixed set of them).
+ACTION_FIELDS = frozenset({"activate", "animals", "claim", "end_turn", "guide", "relocate", "sections", "swap", "trap"})
+
 if TYPE_CHECKING:
     from .base import StateBase
 else:

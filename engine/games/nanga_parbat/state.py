@@ -58,7 +58,7 @@ from ...core import (
     State,
 )
 from .claims import bits, camp_groups, trade_sets, trade_table
-from .notation import NotationMixin
+from .notation import ACTION_FIELDS, NotationMixin
 from .tables import (
     ACTIVE,
     ADJ,
@@ -121,6 +121,7 @@ class NangaParbat(Game):
     name = "Nanga Parbat"
     min_players = 2
     max_players = 2
+    action_fields = ACTION_FIELDS
     option_specs = (
         OptionSpec(
             "area_scoring",

@@ -180,4 +180,3 @@ PROMPT_STEP = {
 
 # Why a card cannot be used right now (shown on hover and focus).
 BID_ONLY = "Works only when committed to a bid (its On Bid text); it cannot be played in the action step (MH-71)."
-NOT_NOW = "Nothing to do with this card right now."

@@ -7,12 +7,20 @@ from django.core.management import call_command
 
 from games import services
 from games.ranking.models import Rating, RatingChange
-from games.ranking.ratings import ladder_snapshot, rebuild_ladders
+from games.ranking.ratings import rebuild_ladders
 from tests.service.helpers import finish_quickly
 
 from tests.ranking.helpers import everyone_moves, new_match
 
 pytestmark = pytest.mark.django_db
+
+
+def ladder_snapshot() -> list[tuple]:
+    """Every ladder row as comparable tuples."""
+    return sorted(
+        (r.game_id, r.user_id, r.rating, r.deviation, r.volatility, r.games, r.last_played_at, r.ladder_seq)
+        for r in Rating.objects.all()
+    )
 
 
 @pytest.fixture
