@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from markupsafe import Markup
 from django.template import engines
 from django.template.loader import render_to_string
 
@@ -79,6 +80,16 @@ def test_what_is_not_plain_data_renders_uncached():
     assert "mg-m-5" in html
     assert memo.renders.stats == {"hits": 0, "misses": 0, "uncached": 1}
     assert memo.key_of(MOUNTAIN, {"m": Opaque()}) is None
+    assert memo.key_of(MOUNTAIN, {"m": Markup("<b>safe</b>")}) is None  # a str subclass is not plain data
+
+
+def test_keys_are_equal_only_for_equal_data():
+    key = memo.key_of
+    assert key(MOUNTAIN, {"m": {1: "x"}}) != key(MOUNTAIN, {"m": {"1": "x"}})  # canonical JSON made these one
+    assert key(MOUNTAIN, {"m": [1, 2]}) != key(MOUNTAIN, {"m": (1, 2)})
+    assert key(MOUNTAIN, {"m": 1}) != key(MOUNTAIN, {"m": True}) != key(MOUNTAIN, {"m": 1.0})
+    assert key(MOUNTAIN, {"m": {"a": [1, "b"]}}) == key(MOUNTAIN, {"m": {"a": [1, "b"]}})
+    assert key(MOUNTAIN, {"m": 1}) != key("frontend/partials/event_log.html", {"m": 1})
 
 
 def test_the_cache_is_bounded(monkeypatch):
@@ -254,7 +265,7 @@ def test_the_event_log_renders_once_per_distinct_log_for_every_viewer_of_a_posit
     match.refresh_from_db()
     memo.renders.clear()
     pages = [live.render_match_fragment(match, user) for user in (alice, bob, None)]
-    logs = [key for key in memo.renders.html if key.startswith("frontend/partials/event_log.html")]
+    logs = [key for key in memo.renders.html if key[0] == "frontend/partials/event_log.html"]
     assert len(logs) == 1  # one log for both seats and the spectator (a perfect-information game)
     line = memo.renders.html[logs[0]]
     assert all(line in page for page in pages) and 'class="events"' in line
