@@ -214,12 +214,20 @@ async def fragment(head_: Head, user: Any) -> Fragment:
     async def render() -> Fragment:
         nonlocal rendered
         rendered = True
-        position = await positions.get(
-            (match.pk, head_.seq, head_.last_hash), lambda: in_pool(_load_position, match)
-        )
-        if shown is None:
-            return await in_pool(render_for_class, match, user, cls, position)
-        return await in_pool(partial(render_for_class, shown=shown), match, user, cls, position)
+        draw = render_for_class if shown is None else partial(render_for_class, shown=shown)
+        made: list[Fragment] = []
+
+        def load_and_draw() -> Position:
+            position = _load_position(match)
+            made.append(draw(match, user, cls, position))
+            return position
+
+        # The class that loads the position renders in the same trip to the pool (each trip costs a thread
+        # hand-off both ways); the classes that join it render once it is there.
+        position = await positions.get((match.pk, head_.seq, head_.last_hash), lambda: in_pool(load_and_draw))
+        if made:
+            return made[0]
+        return await in_pool(draw, match, user, cls, position)
 
     result = await renders.get(key, render)
     if not rendered:
