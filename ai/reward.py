@@ -18,8 +18,8 @@ always comes first.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from math import exp
-from typing import Callable, Sequence
 
 from engine.core import State
 

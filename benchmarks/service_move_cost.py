@@ -29,7 +29,7 @@ import time
 from service_common import describe_backends, django_database, users
 
 
-def build_match(alice, bob, events: int):  # noqa: ANN001, ANN201
+def build_match(alice, bob, events: int):
     from games import selectors, services, store
 
     match = services.create_match(user=alice, game_id="mountain-goats", seats=[{"human": True}, {"human": True}],
@@ -102,7 +102,7 @@ def main() -> None:
         for cached in (True, False):
             snapshots.cache.size = size if cached else 0
             snapshots.cache.clear()
-            for name, match in matches.items():  # a page load: the process has seen the match
+            for match in matches.values():  # a page load: the process has seen the match
                 selectors.load_aggregate(match)
             for _ in range(args.moves):
                 for kind in ("service", "api", "htmx"):

@@ -22,7 +22,7 @@ import time
 from service_common import describe_backends, django_database, started_match, users
 
 
-def build_match(events: int):  # noqa: ANN201
+def build_match(events: int):
     from games import selectors, services, store
 
     alice, bob = users("alice", "bob")
@@ -39,7 +39,7 @@ def build_match(events: int):  # noqa: ANN201
     return selectors.get_match(match.pk)
 
 
-def timed(fn, seconds: float) -> tuple[float, int]:  # noqa: ANN001
+def timed(fn, seconds: float) -> tuple[float, int]:
     """Median seconds per call over repeated calls for about ``seconds``."""
     samples = []
     deadline = time.perf_counter() + seconds

@@ -11,4 +11,4 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 # Request ids in task headers, the workers' heartbeat, metrics of ended processes (games/ops/celery_hooks.py).
-import games.ops.celery_hooks  # noqa: E402, F401
+import games.ops.celery_hooks

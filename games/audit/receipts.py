@@ -37,11 +37,13 @@ def shows_hashes(match: Any, finished: bool) -> bool:
 def head_time(match: Any, aggregate: Any) -> datetime | None:
     """The timestamp of the aggregate's head event: the one it folded or stored last, else from the rows it keeps,
     else read."""
-    if aggregate.last_time is not None:
-        return aggregate.last_time
+    last_time: datetime | None = aggregate.last_time
+    if last_time is not None:
+        return last_time
     kept = aggregate.newest
     if kept and kept[-1].seq == aggregate.seq and kept[-1].hash == aggregate.last_hash:
-        return kept[-1].timestamp
+        kept_time: datetime = kept[-1].timestamp
+        return kept_time
     from ..models import Event
 
     return (Event.objects.filter(match_id=match.pk, seq=aggregate.seq, hash=aggregate.last_hash)

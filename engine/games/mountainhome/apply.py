@@ -83,7 +83,6 @@ from .constants import (
 )
 from .tables import R, S
 
-
 if TYPE_CHECKING:
     from .base import StateBase, TaskEntry
 else:

@@ -130,7 +130,7 @@ class Bid:
         self.mishappers: list[int] = []
         self.wizstop = False  # the Wizard move was stopped (N7)
 
-    def clone(self) -> "Bid":
+    def clone(self) -> Bid:
         other = Bid.__new__(Bid)
         other.kind = self.kind
         other.prize = self.prize

@@ -25,7 +25,7 @@ def fisher_yates(items: list[Any], rng: RandomSource) -> list[Any]:
 
 
 if TYPE_CHECKING:
-    from .base import StateBase, TaskEntry
+    from .base import StateBase
 else:
     StateBase = object  # the state's fields and methods, for the type checker only (base.py)
 
@@ -156,7 +156,7 @@ class ChanceMixin(StateBase):
     def _chance_name(self, o: Any) -> str:
         try:
             return str(self.chance_to_json(o))
-        except Exception:
+        except Exception:  # noqa: BLE001 - an outcome without record notation still needs a name
             return repr(o)
 
     def _pile_name(self, pile: int) -> str:

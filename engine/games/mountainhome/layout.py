@@ -10,7 +10,7 @@ appended by the state (``State.new_instance``).
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from .tables import (
     EXP,
@@ -127,6 +127,6 @@ class Layout:
         )
 
 
-@lru_cache(maxsize=None)
+@cache
 def layout(players: int, profile: str) -> Layout:
     return Layout(players, profile)

@@ -11,7 +11,6 @@ from . import tables as T
 from .constants import C_GOLEMS, K_GOLEMS, P_CHOOSE, T_DRAW
 from .tables import R
 
-
 if TYPE_CHECKING:
     from .base import StateBase, TaskEntry
 else:

@@ -10,9 +10,8 @@ from typing import TYPE_CHECKING
 from . import tables as T
 from .constants import K_PAWNSHOP
 
-
 if TYPE_CHECKING:
-    from .base import StateBase, TaskEntry
+    from .base import StateBase
 else:
     StateBase = object  # the state's fields and methods, for the type checker only (base.py)
 

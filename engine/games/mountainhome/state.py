@@ -22,7 +22,8 @@ the guard of fall-through branches no rule reaches.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from ...core import (
     CHANCE,
@@ -123,15 +124,15 @@ class Mountainhome(Game):
         # replaceable, so a random seat makes several commit_bid entries per bid).
         return 200_000
 
-    def new_initial_state(self, players: int, options: Mapping[str, Any] | None = None) -> "MountainhomeState":
+    def new_initial_state(self, players: int, options: Mapping[str, Any] | None = None) -> MountainhomeState:
         players = self.check_players(players)
         return MountainhomeState(self, players, self.normalize_options(options))
 
-    def blank_state(self, players: int, options: dict[str, Any]) -> "MountainhomeState":
+    def blank_state(self, players: int, options: dict[str, Any]) -> MountainhomeState:
         """A state with its card layout set and nothing else (view.py fills in an observation)."""
         return MountainhomeState.blank(self, players, options)
 
-    def state_from_observation(self, observation: Mapping[str, Any], seat: int, rng: RandomSource) -> "MountainhomeState":
+    def state_from_observation(self, observation: Mapping[str, Any], seat: int, rng: RandomSource) -> MountainhomeState:
         return state_from_observation(self, observation, seat, rng)
 
     def determinizer(self, observation: Mapping[str, Any], seat: int) -> Any:
@@ -162,7 +163,7 @@ class MountainhomeState(
     )
 
     @classmethod
-    def blank(cls, game: Mountainhome, players: int, options: dict[str, Any]) -> "MountainhomeState":
+    def blank(cls, game: Mountainhome, players: int, options: dict[str, Any]) -> MountainhomeState:
         """A state with only its game, seats, options and card layout set."""
         state = cls.__new__(cls)
         state._set_layout(game, players, options)
@@ -239,7 +240,7 @@ class MountainhomeState(
 
     # ------------------------------------------------------------------ cloning & keys
 
-    def clone(self) -> "MountainhomeState":
+    def clone(self) -> MountainhomeState:
         o = MountainhomeState.__new__(MountainhomeState)
         o.game = self.game
         o.players = o.n = self.n

@@ -81,7 +81,6 @@ from .constants import (
 )
 from .tables import B
 
-
 if TYPE_CHECKING:
     from .base import StateBase, TaskEntry
 else:
