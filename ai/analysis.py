@@ -34,9 +34,10 @@ Nothing here reads a clock, does I/O or touches global random state (tests/engin
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from math import exp
-from typing import Any, Callable, Hashable, Mapping, Optional, Sequence
+from typing import Any
 
 from engine import get_game
 from engine.core import CHANCE, TERMINAL, Game, State
@@ -105,7 +106,7 @@ def move_accuracy(loss: float) -> float:
     return max(0.0, min(100.0, value))
 
 
-def mark_for(game_id: str, loss: float) -> Optional[str]:
+def mark_for(game_id: str, loss: float) -> str | None:
     low, mid, high = THRESHOLDS.get(game_id, (5.0, 10.0, 15.0))
     if loss >= high:
         return "blunder"
@@ -284,10 +285,10 @@ def analyse_record(
     events: Sequence[Mapping[str, Any]],
     *,
     seed: int,
-    budget: Optional[Budget] = None,
-    progress: Optional[Progress] = None,
+    budget: Budget | None = None,
+    progress: Progress | None = None,
     start: int = 0,
-    done: Optional[Sequence[Mapping[str, Any]]] = None,
+    done: Sequence[Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The analysis of a record: one entry per event, then marks, accuracy and luck per seat.
 

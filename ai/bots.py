@@ -25,7 +25,8 @@ is how tests and ``python -m benchmarks.arena`` get reproducible games.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Mapping, Optional
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from engine import get_game
 from engine.core import Game
@@ -89,7 +90,7 @@ def level_config(level: str, game_id: str = "mountain-goats", *, scale: float = 
 
 
 def make_searcher(
-    game: Game, config: MCTSConfig, *, seed: int, clock: Optional[Callable[[], float]]
+    game: Game, config: MCTSConfig, *, seed: int, clock: Callable[[], float] | None
 ) -> MCTS | ISMCTS:
     if game.perfect_information:
         return MCTS(game.id, config, seed=seed, clock=clock)
@@ -103,8 +104,8 @@ def choose_action(
     *,
     level: str = "random",
     seed: int = 0,
-    clock: Optional[Callable[[], float]] = None,
-    config: Optional[MCTSConfig] = None,
+    clock: Callable[[], float] | None = None,
+    config: MCTSConfig | None = None,
 ) -> Any:
     """The engine action (not JSON) ``seat`` plays in ``observation``.
 
@@ -136,7 +137,7 @@ def choose_move(
     *,
     level: str = "random",
     seed: int = 0,
-    clock: Optional[Callable[[], float]] = None,
+    clock: Callable[[], float] | None = None,
 ) -> dict[str, Any]:
     """The bot's move for ``seat`` as a record-notation action.
 

@@ -15,8 +15,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from math import exp
-from typing import Any, Callable
+from typing import Any
 
 from engine.core import State
 

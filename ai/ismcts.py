@@ -60,14 +60,15 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable, Hashable, Mapping
 from math import log, sqrt
-from typing import Any, Callable, Hashable, Mapping, Optional
+from typing import Any
 
 from engine.core import ACTION_VIEW, CHANCE, INFO_DIGEST, TERMINAL, Game, State
 
+from .evaluation import evaluator_for, move_filter_for, public_digest_for
 from .mcts import MCTSConfig
 from .reward import terminal_reward
-from .evaluation import evaluator_for, move_filter_for, public_digest_for
 
 _UNSEEN = object()
 # The observer of the public tree: no seat, so every seat's private actions look sealed to it.
@@ -84,7 +85,7 @@ class InfoNode:
         # seat -> action -> [visits, total reward, times available]
         self.stats: dict[int, dict[Hashable, list[Any]]] = {}
 
-    def child(self, key: Hashable) -> "InfoNode":
+    def child(self, key: Hashable) -> InfoNode:
         kid = self.kids.get(key)
         if kid is None:
             kid = self.kids[key] = InfoNode()
@@ -103,15 +104,15 @@ class ISMCTS:
         config: MCTSConfig,
         *,
         seed: int = 0,
-        clock: Optional[Callable[[], float]] = None,
-        rng: Optional[random.Random] = None,
+        clock: Callable[[], float] | None = None,
+        rng: random.Random | None = None,
     ) -> None:
         self.game = game
         self.config = config
         self.rng = rng if rng is not None else random.Random(seed)
         self.clock = clock
-        self.root: Optional[InfoNode] = None  # the observer's tree: its own decisions
-        self.public_root: Optional[InfoNode] = None  # the public tree: every other seat's decisions
+        self.root: InfoNode | None = None  # the observer's tree: its own decisions
+        self.public_root: InfoNode | None = None  # the public tree: every other seat's decisions
         self.iterations_done = 0
         self.evaluate = evaluator_for(game.id)
         self._public_digest = public_digest_for(game.id)
@@ -129,7 +130,7 @@ class ISMCTS:
         clock = self.clock
         deadline = clock() + config.seconds if clock is not None and config.seconds is not None else None
         done = 0
-        legal: Optional[tuple[Any, ...]] = None
+        legal: tuple[Any, ...] | None = None
         rng = self.rng
         deal = self.game.determinizer(observation, seat)
         while done < config.iterations:
@@ -171,7 +172,7 @@ class ISMCTS:
             return state.action_view(observer, seat, action)
         return _UNSEEN
 
-    def _observation_key(self, state: State, observer: Optional[int]) -> str:
+    def _observation_key(self, state: State, observer: int | None) -> str:
         return json.dumps(state.observation(observer), sort_keys=True, separators=(",", ":"))
 
     def _after(self, state: State) -> Any:

@@ -30,9 +30,10 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_right
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from math import log, sqrt
-from typing import Any, Callable, Hashable, Optional
+from typing import Any
 
 from engine.core import CHANCE, SIMULTANEOUS, TERMINAL, State
 
@@ -47,10 +48,10 @@ class MCTSConfig:
     """Search settings.  ``iterations`` always caps; ``seconds`` needs a clock."""
 
     iterations: int = 1000
-    seconds: Optional[float] = None
+    seconds: float | None = None
     exploration: float = 0.7
     margin_weight: float = 0.1
-    rollout_depth: Optional[int] = None  # None: play out to the end
+    rollout_depth: int | None = None  # None: play out to the end
     reuse_tree: bool = False
     # ISMCTS only: other seats decide from a public tree instead of the observer's (docs/AI.md)
     public_tree: bool = False
@@ -64,16 +65,16 @@ class Node:
 
     __slots__ = ("player", "actions", "kids", "n", "w", "untried", "visits", "cum", "index", "seats")
 
-    def __init__(self, state: State, cache: Optional[list[Any]] = None) -> None:
+    def __init__(self, state: State, cache: list[Any] | None = None) -> None:
         player = state.current_player()
         self.player = player
         self.visits = 0
         self.actions: Any  # a tuple, or a list that grows (sampled chance outcomes)
         self.n: list[int]
         self.w: list[float]
-        self.cum: Optional[list[float]] = None
-        self.index: Optional[dict[Hashable, int]] = None
-        self.seats: Optional[list[_SeatStats]] = None
+        self.cum: list[float] | None = None
+        self.index: dict[Hashable, int] | None = None
+        self.seats: list[_SeatStats] | None = None
         if player >= 0:
             actions = tuple(state.legal_actions(player))
             k = len(actions)
@@ -81,7 +82,7 @@ class Node:
             self.kids: Any = [None] * k
             self.n = [0] * k
             self.w = [0.0] * k
-            self.untried: Optional[list[int]] = list(range(k))
+            self.untried: list[int] | None = list(range(k))
         elif player == CHANCE:
             self.n, self.w = [], []
             self.untried = None
@@ -172,8 +173,8 @@ class MCTS:
         config: MCTSConfig,
         *,
         seed: int = 0,
-        clock: Optional[Clock] = None,
-        rng: Optional[random.Random] = None,
+        clock: Clock | None = None,
+        rng: random.Random | None = None,
     ) -> None:
         self.game_id = game_id
         self.config = config
@@ -181,13 +182,13 @@ class MCTS:
         self.clock = clock
         self.evaluate = evaluator_for(game_id)
         self.chance_key = chance_key_for(game_id)
-        self.root: Optional[Node] = None
+        self.root: Node | None = None
         self.iterations_done = 0
         self._chance_cache: list[Any] = [None, None, None]
 
     # ------------------------------------------------------------------ search
 
-    def search(self, state: State, seat: Optional[int] = None) -> Any:
+    def search(self, state: State, seat: int | None = None) -> Any:
         """Search from ``state`` and return the best action for ``seat``.
 
         ``seat`` defaults to the one seat to move; at a simultaneous decision

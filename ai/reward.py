@@ -18,8 +18,8 @@ always comes first.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from math import exp
-from typing import Sequence
 
 from engine.core import State
 

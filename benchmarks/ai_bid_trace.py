@@ -18,9 +18,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from benchmarks.arena import Player, _choose, _mix  # noqa: E402
-from engine import get_game  # noqa: E402
-from engine.core import CHANCE, TERMINAL  # noqa: E402
+from benchmarks.arena import Player, _choose, _mix
+from engine import get_game
+from engine.core import CHANCE, TERMINAL
 
 
 def main(argv: list[str] | None = None) -> int:

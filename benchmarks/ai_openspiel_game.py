@@ -133,7 +133,7 @@ def register(game_id: str, players: int) -> Any:
                 return [0.0] * players
             return [2.0 * r - 1.0 for r in terminal_reward(self.inner, MARGIN_WEIGHT)]
 
-        def __deepcopy__(self, memo: Any) -> "CairnState":
+        def __deepcopy__(self, memo: Any) -> CairnState:
             return CairnState(self.get_game(), self.inner.clone())
 
         def __str__(self) -> str:

@@ -36,15 +36,15 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import pyspiel  # noqa: E402
-from open_spiel.python.algorithms import ismcts  # noqa: E402
+import pyspiel
+from ai_openspiel_game import Codes, game_type_and_info
+from open_spiel.python.algorithms import ismcts
 
-from ai.bots import level_config  # noqa: E402
-from ai.reward import terminal_reward  # noqa: E402
-from ai_openspiel_game import Codes, game_type_and_info  # noqa: E402
-from benchmarks.arena import wilson  # noqa: E402
-from engine import get_game  # noqa: E402
-from engine.core import CHANCE, SIMULTANEOUS, TERMINAL, State  # noqa: E402
+from ai.bots import level_config
+from ai.reward import terminal_reward
+from benchmarks.arena import wilson
+from engine import get_game
+from engine.core import CHANCE, SIMULTANEOUS, TERMINAL, State
 
 MARGIN_WEIGHT = 0.1
 MAX_ACTIONS = 1 << 20
@@ -115,10 +115,10 @@ def register(game_id: str, players: int) -> Any:
                 return [0.0] * players
             return [2.0 * r - 1.0 for r in terminal_reward(self.inner, MARGIN_WEIGHT)]
 
-        def __deepcopy__(self, memo: Any) -> "CairnISState":
+        def __deepcopy__(self, memo: Any) -> CairnISState:
             return CairnISState(self.get_game(), self.inner.clone())
 
-        def clone(self) -> "CairnISState":
+        def clone(self) -> CairnISState:
             return CairnISState(self.get_game(), self.inner.clone())
 
         def __str__(self) -> str:

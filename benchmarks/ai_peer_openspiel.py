@@ -44,14 +44,14 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from open_spiel.python.algorithms import mcts  # noqa: E402
+import ai_openspiel_game
+from open_spiel.python.algorithms import mcts
 
-import ai_openspiel_game  # noqa: E402
-from benchmarks.arena import sample_positions, wilson  # noqa: E402
-from ai.mcts import MCTS, MCTSConfig  # noqa: E402
-from ai.reward import terminal_reward  # noqa: E402
-from engine import get_game  # noqa: E402
-from engine.core import CHANCE, TERMINAL  # noqa: E402
+from ai.mcts import MCTS, MCTSConfig
+from ai.reward import terminal_reward
+from benchmarks.arena import sample_positions, wilson
+from engine import get_game
+from engine.core import CHANCE, TERMINAL
 
 UCT_C_OPENSPIEL = 2.0  # returns in [-1, 1]; ours uses 0.7 on rewards in [0, 1]
 

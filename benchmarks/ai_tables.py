@@ -23,7 +23,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from benchmarks.arena import chain_ratings, summarize  # noqa: E402
+from benchmarks.arena import chain_ratings, summarize
 
 
 def load(path: str) -> tuple[str, str, str, int, list[dict]]:

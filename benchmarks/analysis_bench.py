@@ -36,11 +36,10 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from engine import get_game
-from engine.core import CHANCE, TERMINAL
-
 from ai import analysis as core
 from ai.bots import choose_action, level_config
+from engine import get_game
+from engine.core import CHANCE, TERMINAL
 
 
 def play(game_id: str, levels: list[str], seed: int, play_scale: float) -> list[dict[str, Any]]:

@@ -44,13 +44,12 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
-from typing import Any, Optional
-
-from engine import get_game
-from engine.core import CHANCE, TERMINAL, Game, State
+from typing import Any
 
 from ai.bots import LEVELS, choose_action, level_config
 from ai.mcts import MCTS, MCTSConfig
+from engine import get_game
+from engine.core import CHANCE, TERMINAL, Game, State
 
 Z95 = 1.959963984540054
 
@@ -81,7 +80,7 @@ class Player:
         self.reuse = False
         if spec in LEVELS:
             self.level = spec
-            self.config: Optional[MCTSConfig] = None if spec == "random" else level_config(spec, game_id, scale=scale)
+            self.config: MCTSConfig | None = None if spec == "random" else level_config(spec, game_id, scale=scale)
         elif spec.startswith("mcts:"):
             fields = dict(item.split("=", 1) for item in spec[5:].split(",") if item)
             config = MCTSConfig(
@@ -186,7 +185,7 @@ def _verb(state: State, seat: int, action: Any) -> str:
     """The record verb of a decision (``"do"`` in record notation), for counting re-commitments and the like."""
     try:
         data = state.action_to_json(seat, action)
-    except Exception:  # a game without record notation for this action
+    except Exception:  # noqa: BLE001 - a game without record notation for this action
         return "?"
     return str(data.get("do", "?")) if isinstance(data, dict) else "?"
 
@@ -229,7 +228,7 @@ def run_match(
     scale: float = 1.0,
     seed: int = 0,
     jobs: int = 1,
-    jsonl: Optional[str] = None,
+    jsonl: str | None = None,
 ) -> dict[str, Any]:
     done: dict[int, dict[str, Any]] = {}
     if jsonl and os.path.exists(jsonl):  # resume: games already played are kept
@@ -346,7 +345,7 @@ def elo_gap(points: float, games: int) -> float:
     return 400.0 * math.log10(p / (1.0 - p))
 
 
-def chain_ratings(summaries: list[dict[str, Any]], anchors: Optional[dict[str, float]] = None) -> dict[str, int]:
+def chain_ratings(summaries: list[dict[str, Any]], anchors: dict[str, float] | None = None) -> dict[str, int]:
     """Ratings of levels from match summaries, anchored at ``random`` = RATING_ANCHOR.
 
     Each summary (A vs B) fixes A = B + gap once B is rated; summaries are
@@ -402,7 +401,7 @@ def sample_positions(game: Game, players: int, count: int, seed: int) -> list[St
     return positions
 
 
-def measure_speed(game_id: str, players: int, positions: int, iterations: int, seed: int, depth: Optional[int]) -> dict[str, Any]:
+def measure_speed(game_id: str, players: int, positions: int, iterations: int, seed: int, depth: int | None) -> dict[str, Any]:
     game = get_game(game_id)
     states = sample_positions(game, players, positions, seed)
     total = 0
@@ -434,7 +433,7 @@ def measure_speed(game_id: str, players: int, positions: int, iterations: int, s
 # ---------------------------------------------------------------------- CLI
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.arena", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     m = sub.add_parser("match", help="a tournament between two players, seats rotated")
@@ -500,7 +499,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     return 0
 
 
-def _emit(summary: dict[str, Any], json_path: Optional[str], markdown_path: Optional[str]) -> None:
+def _emit(summary: dict[str, Any], json_path: str | None, markdown_path: str | None) -> None:
     text = json.dumps(summary, indent=2)
     print(text)
     if json_path:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import platform
 import time
-from typing import Callable
+from collections.abc import Callable
 
 
 def machine() -> str:
@@ -30,8 +30,8 @@ def interleaved(
     of units (usually 1).  ``clock=time.process_time`` counts this process's CPU
     time only, which a busy shared machine distorts less than the wall clock.
     """
-    totals = {name: 0 for name in runs}
-    spent = {name: 0.0 for name in runs}
+    totals = dict.fromkeys(runs, 0)
+    spent = dict.fromkeys(runs, 0.0)
     slice_s = seconds / rounds / len(runs)
     for _ in range(rounds):
         for name, run in runs.items():

@@ -23,9 +23,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.common import interleaved, machine  # noqa: E402
-from engine import get_game  # noqa: E402
-from engine.core import random_playout  # noqa: E402
+from benchmarks.common import interleaved, machine
+from engine import get_game
+from engine.core import random_playout
 
 HEIGHTS = {5: 4, 6: 4, 7: 3, 8: 3, 9: 2, 10: 2}
 STACKS = {2: [10, 9, 8, 7, 6, 5], 3: [11, 10, 9, 8, 7, 6], 4: [12, 11, 10, 9, 8, 7]}

@@ -26,9 +26,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.common import interleaved, machine  # noqa: E402
-from engine.core import CHANCE, random_playout  # noqa: E402
-from engine.games.mountainhome import Mountainhome  # noqa: E402
+from benchmarks.common import interleaved, machine
+from engine.core import CHANCE, random_playout
+from engine.games.mountainhome import Mountainhome
 
 GAME = Mountainhome()  # imported directly: works whether or not the game is registered yet
 

@@ -32,10 +32,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.common import interleaved, machine  # noqa: E402
-from engine import get_game  # noqa: E402
-from engine.core import random_playout  # noqa: E402
-from engine.games.nanga_parbat_data import DATA  # noqa: E402
+from benchmarks.common import interleaved, machine
+from engine import get_game
+from engine.core import random_playout
+from engine.games.nanga_parbat_data import DATA
 
 TYPES = DATA["animal_types"]
 POWERS = DATA["activated_types"]

@@ -10,9 +10,10 @@ from __future__ import annotations
 import os
 import random
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -29,7 +30,12 @@ def django_database() -> Iterator[str]:
 
     django.setup()
     from django.db import connection
-    from django.test.utils import setup_databases, setup_test_environment, teardown_databases, teardown_test_environment
+    from django.test.utils import (
+        setup_databases,
+        setup_test_environment,
+        teardown_databases,
+        teardown_test_environment,
+    )
 
     config = connection.settings_dict
     if config["ENGINE"].endswith("sqlite3"):

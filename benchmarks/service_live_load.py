@@ -106,7 +106,7 @@ def rss_mb(pids: list[int]) -> dict[int, float]:
     for pid in pids:
         try:
             with open(f"/proc/{pid}/status", encoding="ascii") as handle:
-                line = next(l for l in handle if l.startswith("VmRSS:"))
+                line = next(row for row in handle if row.startswith("VmRSS:"))
             out[pid] = round(int(line.split()[1]) / 1024, 1)
         except (OSError, StopIteration, ValueError):
             out[pid] = float("nan")
@@ -130,7 +130,7 @@ async def api(session: aiohttp.ClientSession, method: str, url: str, token: str,
             except ValueError:
                 data = None
             return response.status, data
-    except (aiohttp.ClientError, asyncio.TimeoutError, OSError) as exc:
+    except (TimeoutError, aiohttp.ClientError, OSError) as exc:
         return 0, type(exc).__name__
 
 
@@ -184,7 +184,7 @@ async def open_screens(session: aiohttp.ClientSession, base: str, live: Live, si
     for player in live.players:
         starts.append(time.perf_counter())
         screen = Screen()
-        for attempt in range(3):
+        for _attempt in range(3):
             try:
                 async with gate:
                     screen.ws = await session.ws_connect(
@@ -193,7 +193,7 @@ async def open_screens(session: aiohttp.ClientSession, base: str, live: Live, si
                         heartbeat=None, max_msg_size=0,
                     )
                 break
-            except (aiohttp.ClientError, asyncio.TimeoutError, OSError) as exc:
+            except (TimeoutError, aiohttp.ClientError, OSError) as exc:
                 stats.error(f"connect: {type(exc).__name__}")
                 await asyncio.sleep(1.0)
         live.screens.append(screen)
@@ -287,7 +287,7 @@ async def play(session: aiohttp.ClientSession, ws_session: aiohttp.ClientSession
             live.changed.clear()
             try:
                 await asyncio.wait_for(live.changed.wait(), timeout=max(0.0, deadline - time.perf_counter()))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 break
         if len(live.reached) < len(live.screens):
             stats.missed += len(live.screens) - len(live.reached)
@@ -304,7 +304,7 @@ async def socket_move(screen: Screen, action: Any, expected: int, timeout: float
     try:
         await screen.ws.send_str(json.dumps({"type": "move", "id": str(expected), "fields": fields}))
         answer = await asyncio.wait_for(screen.answers.get(), timeout=timeout)
-    except (aiohttp.ClientError, asyncio.TimeoutError, OSError, ConnectionResetError) as exc:
+    except (TimeoutError, aiohttp.ClientError, OSError, ConnectionResetError) as exc:
         return 0, type(exc).__name__
     return answer["status"], answer
 

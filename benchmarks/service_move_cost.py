@@ -29,7 +29,7 @@ import time
 from service_common import describe_backends, django_database, long_match, users
 
 
-def build_match(alice, bob, events: int):  # noqa: ANN001, ANN201
+def build_match(alice, bob, events: int):
     return long_match(alice, bob, events, rated=True, time_control="5+10")
 
 
@@ -88,7 +88,7 @@ def main() -> None:
         for cached in (True, False):
             snapshots.cache.size = size if cached else 0
             snapshots.cache.clear()
-            for name, match in matches.items():  # a page load: the process has seen the match
+            for match in matches.values():  # a page load: the process has seen the match
                 selectors.load_aggregate(match)
             for _ in range(args.moves):
                 for kind in ("service", "api", "htmx"):

@@ -15,6 +15,7 @@ It prints the medians (``N`` moves, default 40, or fewer if the match ends).  ``
 lists each part's queries per move; ``PROF=get``, ``PROF=move`` or ``PROF=fan`` prints a cProfile of that
 part.  Used for docs/PERFORMANCE.md.
 """
+
 import collections
 import cProfile
 import os
@@ -23,25 +24,44 @@ import re
 import time
 
 os.environ.setdefault("RATE_LIMIT_FACTOR", "1000")  # the throttles are not what is measured
-from service_common import django_database, users  # noqa: E402
-N=int(os.environ.get("N", "40")); PROF=os.environ.get("PROF")
+from service_common import django_database, users
+
+N = int(os.environ.get("N", "40"))
+PROF = os.environ.get("PROF")
 with django_database():
-    from django.test import Client
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
     from django.contrib.auth.models import AnonymousUser
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
     from rest_framework.authtoken.models import Token
-    from games import services, selectors
+
     from frontend import fanout
+    from games import services
+
     alice, bob = users("alice", "bob")
-    match = services.create_match(user=alice, game_id="mountain-goats", seats=[{"human": True}, {"human": True}], rated=True, time_control="5+10")
+    match = services.create_match(
+        user=alice,
+        game_id="mountain-goats",
+        seats=[{"human": True}, {"human": True}],
+        rated=True,
+        time_control="5+10",
+    )
     services.join_match(match_id=match.pk, user=bob)
     clients = {}
     for u in (alice, bob):
-        c = Client(); c.defaults["HTTP_AUTHORIZATION"] = "Token " + Token.objects.get_or_create(user=u)[0].key; clients[u.pk]=c
+        c = Client()
+        c.defaults["HTTP_AUTHORIZATION"] = "Token " + Token.objects.get_or_create(user=u)[0].key
+        clients[u.pk] = c
     seat_user = {0: alice, 1: bob}
-    qs_move=collections.Counter(); qs_fan=collections.Counter()
-    cpu_get=[]; nq_get=[]; qs_get=collections.Counter(); cpu_move=[]; cpu_fan=[]; nq_move=[]; nq_fan=[]
+    qs_move = collections.Counter()
+    qs_fan = collections.Counter()
+    cpu_get = []
+    nq_get = []
+    qs_get = collections.Counter()
+    cpu_move = []
+    cpu_fan = []
+    nq_move = []
+    nq_fan = []
     # CPU time, not wall time: a profile taken beside other work still says where this process's CPU goes.
     prof = cProfile.Profile(time.process_time) if PROF else None
     backend = None
@@ -63,46 +83,80 @@ with django_database():
         v = clients[alice.pk].get(f"/api/matches/{match.pk}/").json()
         if not v["to_move"]:  # the match has ended
             break
-        seat = v["to_move"][0]; u = seat_user[seat]
-        t=time.process_time()
-        if PROF=="get" and i >= 3: prof.enable()  # the first moves compile templates
+        seat = v["to_move"][0]
+        u = seat_user[seat]
+        t = time.process_time()
+        if PROF == "get" and i >= 3:  # the first moves compile templates
+            prof.enable()
         with CaptureQueriesContext(connection) as cq:
             v = clients[u.pk].get(f"/api/matches/{match.pk}/").json()
-        if PROF=="get" and i >= 3: prof.disable()
-        cpu_get.append(time.process_time()-t); nq_get.append(len(cq))
-        for q in cq.captured_queries: qs_get[re.sub(r"\d+|\x27[^\x27]*\x27","?",q["sql"])[:140]]+=1
+        if PROF == "get" and i >= 3:
+            prof.disable()
+        cpu_get.append(time.process_time() - t)
+        nq_get.append(len(cq))
+        for q in cq.captured_queries:
+            qs_get[re.sub(r"\d+|\x27[^\x27]*\x27", "?", q["sql"])[:140]] += 1
         a = v["legal_actions"][-1]
         seq = v["seq"]
-        t=time.process_time(); p0 = pg_cpu()
-        if PROF=="move" and i >= 3: prof.enable()  # the first moves compile templates
+        t = time.process_time()
+        p0 = pg_cpu()
+        if PROF == "move" and i >= 3:  # the first moves compile templates
+            prof.enable()
         with CaptureQueriesContext(connection) as cq:
-            r = clients[u.pk].post(f"/api/matches/{match.pk}/actions", {"action": a, "expected_seq": seq}, content_type="application/json")
-        if PROF=="move" and i >= 3: prof.disable()
-        cpu_move.append(time.process_time()-t); nq_move.append(len(cq)); pg_move.append(pg_cpu() - p0)
-        for q in cq.captured_queries: qs_move[re.sub(r"\d+|\x27[^\x27]*\x27","?",q["sql"])[:140]]+=1
-        assert r.status_code in (200,201), r.content[:300]
-        fanout.renders.clear(); fanout.positions.clear()
-        t=time.process_time()
-        if PROF=="fan" and i >= 3: prof.enable()  # the first moves compile templates
+            r = clients[u.pk].post(
+                f"/api/matches/{match.pk}/actions",
+                {"action": a, "expected_seq": seq},
+                content_type="application/json",
+            )
+        if PROF == "move" and i >= 3:
+            prof.disable()
+        cpu_move.append(time.process_time() - t)
+        nq_move.append(len(cq))
+        pg_move.append(pg_cpu() - p0)
+        for q in cq.captured_queries:
+            qs_move[re.sub(r"\d+|\x27[^\x27]*\x27", "?", q["sql"])[:140]] += 1
+        assert r.status_code in (200, 201), r.content[:300]
+        fanout.renders.clear()
+        fanout.positions.clear()
+        t = time.process_time()
+        if PROF == "fan" and i >= 3:  # the first moves compile templates
+            prof.enable()
         with CaptureQueriesContext(connection) as cq:
             h = fanout._load_head(match.pk)
             pos = fanout._load_position(h.match)
-            for uu, cls in ((alice,"seat:0"),(bob,"seat:1"),(AnonymousUser(),"spectator")):
+            for uu, cls in ((alice, "seat:0"), (bob, "seat:1"), (AnonymousUser(), "spectator")):
                 fanout.render_for_class(h.match, uu, cls, pos)
-        if PROF=="fan" and i >= 3: prof.disable()
-        cpu_fan.append(time.process_time()-t); nq_fan.append(len(cq))
-        for q in cq.captured_queries: qs_fan[re.sub(r"\d+|\x27[^\x27]*\x27","?",q["sql"])[:140]]+=1
+        if PROF == "fan" and i >= 3:
+            prof.disable()
+        cpu_fan.append(time.process_time() - t)
+        nq_fan.append(len(cq))
+        for q in cq.captured_queries:
+            qs_fan[re.sub(r"\d+|\x27[^\x27]*\x27", "?", q["sql"])[:140]] += 1
     import statistics as st
-    print(f"get: cpu median {1000*st.median(cpu_get):.1f} ms, queries {st.median(nq_get)}")
-    print(f"move: cpu median {1000*st.median(cpu_move):.1f} ms, queries {st.median(nq_move)}"
-          + (f", the database's CPU {1000*st.mean(pg_move):.1f} ms per move (its backend, mean)" if backend else ""))
-    print(f"fanout(head+pos+3 renders): cpu median {1000*st.median(cpu_fan):.1f} ms, queries {st.median(nq_fan)}")
+
+    print(f"get: cpu median {1000 * st.median(cpu_get):.1f} ms, queries {st.median(nq_get)}")
+    print(
+        f"move: cpu median {1000 * st.median(cpu_move):.1f} ms, queries {st.median(nq_move)}"
+        + (
+            f", the database's CPU {1000 * st.mean(pg_move):.1f} ms per move (its backend, mean)"
+            if backend
+            else ""
+        )
+    )
+    print(
+        f"fanout(head+pos+3 renders): cpu median {1000 * st.median(cpu_fan):.1f} ms, queries {st.median(nq_fan)}"
+    )
     if os.environ.get("Q"):
         print("--- get queries (per move)")
-        for k,v in qs_get.most_common(): print(f"{v/N:5.1f} {k}")
+        for k, v in qs_get.most_common():
+            print(f"{v / N:5.1f} {k}")
         print("--- move queries (per move)")
-        for k,v in qs_move.most_common(): print(f"{v/N:5.1f} {k}")
+        for k, v in qs_move.most_common():
+            print(f"{v / N:5.1f} {k}")
         print("--- fan queries (per move)")
-        for k,v in qs_fan.most_common(): print(f"{v/N:5.1f} {k}")
+        for k, v in qs_fan.most_common():
+            print(f"{v / N:5.1f} {k}")
     if prof:
-        pstats.Stats(prof).sort_stats(os.environ.get("SORT", "cumulative")).print_stats(int(os.environ.get("LINES", "45")))
+        pstats.Stats(prof).sort_stats(os.environ.get("SORT", "cumulative")).print_stats(
+            int(os.environ.get("LINES", "45"))
+        )

@@ -22,12 +22,12 @@ import time
 from service_common import describe_backends, django_database, long_match, users
 
 
-def build_match(events: int):  # noqa: ANN201
+def build_match(events: int):
     alice, bob = users("alice", "bob")
     return long_match(alice, bob, events)
 
 
-def timed(fn, seconds: float) -> tuple[float, int]:  # noqa: ANN001
+def timed(fn, seconds: float) -> tuple[float, int]:
     """Median seconds per call over repeated calls for about ``seconds``."""
     samples = []
     deadline = time.perf_counter() + seconds

@@ -15,7 +15,7 @@ import statistics
 import time
 
 os.environ.setdefault("RATE_LIMIT_FACTOR", "1000")
-from service_common import django_database, users  # noqa: E402
+from service_common import django_database, users
 
 
 def main() -> None:
@@ -28,8 +28,8 @@ def main() -> None:
         from django.template.base import Template
         from django.test.utils import _TestState
 
-        from games import selectors, services
         from frontend import fanout
+        from games import selectors, services
 
         # The test environment counts every Django template render (a signal each); a live process does not.
         Template._render = _TestState.saved_data.template_render

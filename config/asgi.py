@@ -21,7 +21,9 @@ it holds out of the garbage collector's walks (:func:`config.gctune.tune`).
 """
 
 import os
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 from django.core.asgi import get_asgi_application
 
@@ -30,14 +32,14 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # Initialise Django (apps, models) before importing anything that uses models.
 django_asgi_app = get_asgi_application()
 
-from asgiref.sync import ThreadSensitiveContext  # noqa: E402
-from channels.auth import AuthMiddlewareStack  # noqa: E402
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from asgiref.sync import ThreadSensitiveContext
+from channels.auth import AuthMiddlewareStack
+from channels.routing import ProtocolTypeRouter, URLRouter
 
-from config.gctune import tune as tune_gc  # noqa: E402
-from config.warmup import warm_up  # noqa: E402
-from games.ops.origin import SameOriginValidator  # noqa: E402
-from frontend.routing import websocket_urlpatterns  # noqa: E402
+from config.gctune import tune as tune_gc
+from config.warmup import warm_up
+from frontend.routing import websocket_urlpatterns
+from games.ops.origin import SameOriginValidator
 
 # Imports and template compilation now, before this process serves, not in its first requests; then what the
 # process holds from its start is frozen out of the garbage collector's walks (config/gctune.py).
@@ -55,13 +57,16 @@ class ReusedRequestThreads:
     list grows to the process's peak of concurrent requests.  It is touched only on the event loop's thread.
     """
 
-    def __init__(self, app):  # noqa: ANN001
+    def __init__(self, app: Callable[..., Awaitable[None]]) -> None:
         self.app = app
         self.idle: list[ThreadPoolExecutor] = []
         # A forked child (a server that forks after import) has none of these threads: it starts its own.
         os.register_at_fork(after_in_child=self.idle.clear)
 
-    async def __call__(self, scope, receive, send):  # noqa: ANN001
+    async def __call__(
+        self, scope: dict[str, Any], receive: Callable[[], Awaitable[dict[str, Any]]],
+        send: Callable[[dict[str, Any]], Awaitable[None]],
+    ) -> None:
         executor = self.idle.pop() if self.idle else ThreadPoolExecutor(1, thread_name_prefix="cairn-request")
         try:
             async with ThreadSensitiveContext(executor=executor):

@@ -29,7 +29,8 @@ def redis_server_binary() -> str:
 def _free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+        port: int = sock.getsockname()[1]
+        return port
 
 
 def _answers(port: int) -> bool:
@@ -101,7 +102,7 @@ def main() -> int:
     """
     port = int(sys.argv[1]) if len(sys.argv) > 1 else 6390
 
-    def _interrupt(signum, frame):  # noqa: ARG001 - signal handler signature
+    def _interrupt(signum: int, frame: object) -> None:  # signal handler signature
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, _interrupt)

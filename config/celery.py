@@ -11,11 +11,10 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 # Request ids in task headers, the workers' heartbeat, metrics of ended processes (games/ops/celery_hooks.py).
-import games.ops.celery_hooks  # noqa: E402, F401
+from celery import signals
 
-from celery import signals  # noqa: E402
-
-from config.gctune import tune as tune_gc  # noqa: E402
+import games.ops.celery_hooks
+from config.gctune import tune as tune_gc
 
 
 @signals.worker_process_init.connect(dispatch_uid="cairn-gc-tune")

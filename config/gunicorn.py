@@ -10,6 +10,7 @@ deploy/cairn-web.service).
 """
 
 import os
+from typing import Any
 
 from games.ops.proxy import parse_networks
 
@@ -19,7 +20,7 @@ graceful_timeout = 10
 timeout = 60
 
 
-def child_exit(server, worker):  # noqa: ANN001, ANN201 - gunicorn's hook
+def child_exit(server: Any, worker: Any) -> None:  # gunicorn's hook (gunicorn ships no types)
     from games.ops.metrics import mark_process_dead
 
     mark_process_dead(worker.pid)

@@ -167,8 +167,8 @@ _SQLITE_OPTIONS = {
 }
 
 
-def _database(url: str) -> dict:
-    config = dj_database_url.parse(url, conn_max_age=env_int("DB_CONN_MAX_AGE", 0))
+def _database(url: str) -> dict[str, Any]:
+    config: dict[str, Any] = dict(dj_database_url.parse(url, conn_max_age=env_int("DB_CONN_MAX_AGE", 0)))
     if config["ENGINE"] == "django.db.backends.sqlite3":
         config["OPTIONS"] = {**_SQLITE_OPTIONS, **config.get("OPTIONS", {})}
     elif config["ENGINE"] == "django.db.backends.postgresql":
@@ -261,7 +261,7 @@ else:
     _LAYER = "channels_redis.pubsub.RedisPubSubChannelLayer"
 if os.environ.get("CHANNEL_LAYER_HEARTBEAT_SECONDS"):
     CHANNEL_LAYER_HEARTBEAT_SECONDS = float(os.environ["CHANNEL_LAYER_HEARTBEAT_SECONDS"])  # 0: no probe
-CHANNEL_LAYERS = {"default": {"BACKEND": _LAYER, "CONFIG": _LAYER_CONFIG}}
+CHANNEL_LAYERS: dict[str, dict[str, Any]] = {"default": {"BACKEND": _LAYER, "CONFIG": _LAYER_CONFIG}}
 
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or REDIS_URL
 CELERY_RESULT_BACKEND = None
@@ -292,23 +292,23 @@ CELERY_BEAT_SCHEDULE = {
 # A bot turn is re-queued by the recovery task when nothing happened for this long.
 CAIRN_BOT_STALL_SECONDS = env_int("BOT_STALL_SECONDS", 20)
 # Ranked play: pairing and challenge expiry run periodically (games/ranking/schedule.py).
-from games.ranking.schedule import BEAT_SCHEDULE as _RANKING_BEAT  # noqa: E402
+from games.ranking.schedule import BEAT_SCHEDULE as _RANKING_BEAT
 
 CELERY_BEAT_SCHEDULE.update(_RANKING_BEAT)
-from games.audit.schedule import BEAT_SCHEDULE as _AUDIT_BEAT  # noqa: E402
+from games.audit.schedule import BEAT_SCHEDULE as _AUDIT_BEAT
 
 CELERY_BEAT_SCHEDULE.update(_AUDIT_BEAT)  # a signed checkpoint of every match's head (AUDIT_CHECKPOINT_SECONDS)
 
-from games.fairplay.schedule import BEAT_SCHEDULE as _FAIRPLAY_BEAT  # noqa: E402
+from games.fairplay.schedule import BEAT_SCHEDULE as _FAIRPLAY_BEAT
 
 CELERY_BEAT_SCHEDULE.update(_FAIRPLAY_BEAT)
 
-from games.tournaments.schedule import BEAT_SCHEDULE as _TOURNAMENT_BEAT  # noqa: E402
+from games.tournaments.schedule import BEAT_SCHEDULE as _TOURNAMENT_BEAT
 
 CELERY_BEAT_SCHEDULE.update(_TOURNAMENT_BEAT)  # start, pair and close tournaments; archive seasons
 CAIRN_SEASON_MONTHS = env_int("SEASON_MONTHS", 3)  # the length of each game's seasons (docs/TOURNAMENTS.md)
 
-from games.analysis.schedule import BEAT_SCHEDULE as _ANALYSIS_BEAT  # noqa: E402
+from games.analysis.schedule import BEAT_SCHEDULE as _ANALYSIS_BEAT
 
 CELERY_BEAT_SCHEDULE.update(_ANALYSIS_BEAT)  # analyses whose task was lost are queued again
 
@@ -337,7 +337,7 @@ CAIRN_READYZ_WORKERS = env_bool("READYZ_WORKERS", True)
 # /metrics answers only to "Authorization: Bearer $METRICS_TOKEN"; unset, it is a 404.
 CAIRN_METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
 # The proxies (addresses or networks) whose X-Forwarded-For names the client; gunicorn reads it too.
-from games.ops.proxy import parse_networks  # noqa: E402
+from games.ops.proxy import parse_networks
 
 try:
     CAIRN_TRUSTED_PROXIES = [str(network) for network in parse_networks(os.environ.get("TRUSTED_PROXIES", ""))]
@@ -490,7 +490,7 @@ SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIN
 # Content-Security-Policy (django-csp): scripts, styles and everything else from this site only, no
 # inline script or style anywhere (the pages keep theirs in static files), no framing.  A page's
 # websocket is same-origin ('self' covers ws:/wss: to this host).
-from csp.constants import NONE, SELF  # noqa: E402
+from csp.constants import NONE, SELF
 
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
@@ -548,7 +548,7 @@ SPECTACULAR_SETTINGS = {
 }
 
 # LOG_FORMAT=json (one JSON object a line; the default unless DEBUG) or text (games/ops/logs.py).
-from games.ops.logs import logging_config  # noqa: E402
+from games.ops.logs import logging_config
 
 LOGGING = logging_config(os.environ.get("LOG_FORMAT") or ("text" if DEBUG or TESTING else "json"),
                          os.environ.get("LOG_LEVEL", "INFO"))

@@ -38,7 +38,8 @@ import json
 import random
 import sys
 import time
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from .core import random_playout
 from .record import audit, make_record, summary
@@ -110,7 +111,7 @@ def _fetch_json(url: str) -> Any:
     import urllib.request
 
     request = urllib.request.Request(url, headers={"Accept": "application/json", "User-Agent": "cairn-witness/1"})
-    with urllib.request.urlopen(request, timeout=30) as response:  # noqa: S310 - the URL is the user's
+    with urllib.request.urlopen(request, timeout=30) as response:  # the URL is the user's
         return json.loads(response.read().decode("utf-8"))
 
 

@@ -31,8 +31,9 @@ Conventions
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Hashable, Mapping, Protocol, Sequence
+from typing import Any, ClassVar, Protocol
 
 CHANCE = -1
 SIMULTANEOUS = -2
@@ -413,7 +414,7 @@ class State:
                 separators=(",", ":"),
                 sort_keys=True,
             )
-        except Exception:  # an undecodable action still needs a name
+        except Exception:  # noqa: BLE001 - an undecodable action still needs a name
             text = repr(action)
         return text if seat == CHANCE else f"seat {seat} {text}"
 

@@ -32,7 +32,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from typing import Any, MutableSequence, Sequence
+from collections.abc import MutableSequence, Sequence
+from typing import Any
 
 _WORD = 1 << 64
 CHANCE_SEED_TAG = b"cairn-chance-seed/1\n"

@@ -16,7 +16,7 @@ Hashes are bytes here; the log serves them as hex.
 from __future__ import annotations
 
 import hashlib
-from typing import Sequence
+from collections.abc import Sequence
 
 
 def leaf_hash(leaf: bytes) -> bytes:

@@ -25,7 +25,8 @@ only when a signature is checked.
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from .chain import canonical_json
 

@@ -20,7 +20,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from . import chain
 from .core import EngineError, Game, InvalidRecordError, OptionError, State
@@ -116,7 +117,7 @@ def match_result(state: State, forfeits: list[int] | tuple[int, ...] = ()) -> di
         engine_place = state.ranking()
         places = {seat: sum(1 for other in standing if engine_place[other] < engine_place[seat]) for seat in standing}
     else:
-        places = {seat: 0 for seat in standing}
+        places = dict.fromkeys(standing, 0)
     for order, seat in enumerate(forfeits):  # the later a seat forfeited, the better its place
         places[seat] = len(standing) + (len(forfeits) - 1 - order)
     try:

@@ -19,8 +19,9 @@ No I/O, no clock, no random state: everything here is a function of its argument
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 FORMAT = "cairn-tournament/1"
 KINDS = ("arena", "swiss", "round_robin")
@@ -299,7 +300,7 @@ def group_schedule(entries: Sequence[int], size: int, round_number: int) -> tupl
     and repeats spread evenly.  The search tries each table's options cheapest first (then in
     lexicographic order) and is bounded; its first complete grouping is the greedy one."""
     met: dict[tuple[int, int], int] = {}
-    byes_had = {e: 0 for e in entries}
+    byes_had = dict.fromkeys(entries, 0)
     result: tuple[list[tuple[int, ...]], list[int]] = ([], [])
     for _ in range(round_number):
         spare = len(entries) % size
@@ -343,7 +344,7 @@ def _best_grouping(players: Sequence[int], size: int, met: Mapping[tuple[int, in
     return best
 
 
-def arena_pairs(waiting: Sequence[int], points: Mapping[int, int], size: int,
+def arena_pairs(waiting: Sequence[int], points: Mapping[int, float], size: int,
                 last_opponents: Mapping[int, set[int]], bots: frozenset[int] | set[int] = frozenset()
                 ) -> list[tuple[int, ...]]:
     """Arena: the waiting entrants (in the order they became free) sorted by points, cut into tables of

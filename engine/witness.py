@@ -14,7 +14,8 @@ checkpoint has caught the log changing its past.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from . import merkle
 from .chain import canonical_json

@@ -38,10 +38,11 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db import close_old_connections
@@ -192,7 +193,8 @@ renders = Coalescer(
 
 async def head(match_id: int) -> Head | None:
     """The match row as it is now (one read shared by the sockets asking at the same moment)."""
-    return await heads.get(("head", match_id), lambda: in_pool(_load_head, match_id))
+    found: Head | None = await heads.get(("head", match_id), lambda: in_pool(_load_head, match_id))
+    return found
 
 
 # What spectators of a match shown seconds behind are shown, and when more: read once per concurrent
@@ -229,7 +231,7 @@ async def fragment(head_: Head, user: Any) -> Fragment:
             return made[0]
         return await in_pool(draw, match, user, cls, position)
 
-    result = await renders.get(key, render)
+    result: Fragment = await renders.get(key, render)
     if not rendered:
         metrics.FANOUT_CACHE_HITS.inc()
     return result
@@ -241,7 +243,8 @@ async def reveal_in(head_: Head, user: Any, shown: int | None = None) -> float |
     match = head_.match
     if not delayed_in_seconds(match, user):
         return None
-    return await delays.get(
+    seconds: float | None = await delays.get(
         ("reveal", match.pk, head_.seq, shown),
         lambda: in_pool(partial(selectors.spectator_reveal_in, shown=shown), match, head_.seq),
     )
+    return seconds

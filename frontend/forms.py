@@ -2,23 +2,30 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import UserCreationForm, UsernameField
+from django.contrib.auth.models import User
 
 import ai
 from engine import all_games, get_game
-from games.clocks import CASUAL_TIME_CONTROL, LOBBY_TIME_CONTROLS, describe_time_control, normalize_time_control
-
+from games.clocks import (
+    CASUAL_TIME_CONTROL,
+    LOBBY_TIME_CONTROLS,
+    describe_time_control,
+    normalize_time_control,
+)
 
 PERSON = "person"
 MAX_OPPONENTS = 3  # the largest game (Mountain Goats, Mountainhome) seats 4
 
 
 class SignUpForm(UserCreationForm):
-    class Meta(UserCreationForm.Meta):
+    class Meta:  # UserCreationForm's own (the stubs do not declare it)
+        model = User
         fields = ("username",)
+        field_classes = {"username": UsernameField}
 
 
 def bot_label(level: str, game_id: str | None = None, players: int = 2) -> str:
@@ -74,13 +81,13 @@ class CreateMatchForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         games = all_games()
-        self.fields["game"].choices = [(g.id, g.name) for g in games]
-        self.fields["time_control"].choices = [
+        self._choice_field("game").choices = [(g.id, g.name) for g in games]
+        self._choice_field("time_control").choices = [
             (key, describe_time_control(normalize_time_control(key))) for key in LOBBY_TIME_CONTROLS
         ]
         self.fields["time_control"].initial = CASUAL_TIME_CONTROL
         counts = sorted({n for g in games for n in g.player_counts()})
-        self.fields["players"].choices = [(n, f"{n} players") for n in counts]
+        self._choice_field("players").choices = [(n, f"{n} players") for n in counts]
         chosen = self.data.get("game") if self.is_bound else None
         choices = opponent_choices(chosen if chosen in {g.id for g in games} else games[0].id if games else None)
         default = choices[1][0] if len(choices) > 1 else PERSON
@@ -111,6 +118,9 @@ class CreateMatchForm(forms.Form):
                 self.fields[name] = field
                 self.option_fields.append({"game": g.id, "name": name})
 
+    def _choice_field(self, name: str) -> forms.ChoiceField:
+        return cast(forms.ChoiceField, self.fields[name])
+
     def opponent_fields(self) -> list[forms.BoundField]:
         return [self[f"seat_{k}"] for k in range(1, MAX_OPPONENTS + 1)]
 
@@ -119,6 +129,7 @@ class CreateMatchForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # a form's clean() gives its cleaned_data
         game_id = data.get("game")
         players = data.get("players")
         if game_id and players:

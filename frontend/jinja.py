@@ -29,16 +29,16 @@ import functools
 from typing import Any
 
 from django.conf import settings
-from django.templatetags.static import static
 from django.template import TemplateDoesNotExist, defaultfilters, engines
 from django.template.defaultfilters import capfirst, floatformat, pluralize, truncatewords
+from django.templatetags.static import static
 from django.urls import reverse
 from jinja2 import ChainableUndefined, Environment, Undefined, pass_context
 from markupsafe import Markup
 
 from .templatetags import memo as memo_parts
-from .templatetags.bots import badge as bot_badge
 from .templatetags import mountainhome
+from .templatetags.bots import badge as bot_badge
 
 
 class CairnEnvironment(Environment):

@@ -127,7 +127,7 @@ class Watch:
             except Exception:  # noqa: BLE001 - the queue layer raises while Redis is down
                 await asyncio.sleep(self.every)
                 continue
-            arrived = self.waiting.get(message.get("token")) if isinstance(message, dict) else None
+            arrived = self.waiting.get(message.get("token", "")) if isinstance(message, dict) else None
             if arrived is not None and not arrived.done():
                 arrived.set_result(None)
 

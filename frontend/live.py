@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import HttpRequest
 from django.template.loader import render_to_string
 
 import ai
-
 from games import selectors
 from games.models import Match
 
@@ -116,7 +116,7 @@ def result_lines(view: dict[str, Any], players: list[Player]) -> dict[str, Any] 
     winners = set(result.get("winners") or [])
     scores = result.get("scores") or []
     ranking = result.get("ranking")
-    rows = []
+    rows: list[dict[str, Any]] = []
     for player in players:
         rows.append(
             {
@@ -217,7 +217,7 @@ def _ranked(match: Match, aggregate: Any) -> dict[str, Any] | None:
 
 
 def render_match_fragment(
-    match: Match, user: Any, *, error: str | None = None, oob: bool = False, request=None,
+    match: Match, user: Any, *, error: str | None = None, oob: bool = False, request: HttpRequest | None = None,
     aggregate: Any = None, ranked: Any = _UNSET, newest: Any = None, shown: int | None = None,
 ) -> str:
     """The ``#match-live`` fragment for ``user`` (``oob``: marked for an htmx out-of-band swap)."""
@@ -228,7 +228,7 @@ def render_match_fragment(
 
 
 def render_match_fragment_at(
-    match: Match, user: Any, *, error: str | None = None, oob: bool = False, request=None,
+    match: Match, user: Any, *, error: str | None = None, oob: bool = False, request: HttpRequest | None = None,
     aggregate: Any = None, ranked: Any = _UNSET, newest: Any = None, shown: int | None = None,
 ) -> tuple[int, str]:
     """(the seq it shows, the ``#match-live`` fragment for ``user``): behind the match's own seq for a

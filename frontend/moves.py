@@ -56,7 +56,8 @@ def action_from_fields(fields: QueryDict, match_id: int, user: Any) -> dict[str,
     raw = fields.get("action")
     if raw:
         try:
-            return json.loads(raw)
+            action: dict[str, Any] = json.loads(raw)
+            return action
         except ValueError:
             raise presenters.FormError("The move could not be read (it is not valid JSON).") from None
     match = selectors.get_match(match_id)

@@ -34,7 +34,8 @@ query is made at all.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from games import selectors
 

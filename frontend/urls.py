@@ -3,7 +3,7 @@ from django.templatetags.static import static
 from django.urls import include, path
 from django.views.generic import RedirectView
 
-from games.api import converters  # noqa: F401 - registers the "id" converter (1 to 2**63 - 1)
+from games.api import converters  # registers the "id" converter (1 to 2**63 - 1)
 
 from . import views
 

@@ -24,7 +24,6 @@ from . import moves
 from .forms import CreateMatchForm, SignUpForm, bot_labels_by_game
 from .live import match_context, render_match_fragment, replay_context
 
-
 LIST_LIMIT = 30
 
 
@@ -149,7 +148,9 @@ def replay_page(request: HttpRequest, match_id: int) -> HttpResponse:
         context = replay_context(match, request.user, seq)
     except DomainError as exc:
         return render(request, "frontend/error.html", {"message": exc.message}, status=exc.status)
-    from .analysis import context as analysis_context  # the graph, the marks, the accuracy (frontend/analysis)
+    from .analysis import (
+        context as analysis_context,  # the graph, the marks, the accuracy (frontend/analysis)
+    )
 
     context["analysis"] = analysis_context(match, request.user, context["step"]["seq"], context["players"], request.path)
     by_seq = context["analysis"].get("by_seq") or {}

@@ -1,4 +1,7 @@
+from typing import Any
+
 from django.contrib import admin
+from django.http import HttpRequest
 
 from .models import Event, Match, Seat
 
@@ -18,7 +21,7 @@ class MatchAdmin(admin.ModelAdmin):
     exclude = ("seed",)
     inlines = [SeatInline]
 
-    def get_readonly_fields(self, request, obj=None):  # noqa: ANN001, ANN201
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         return [f.name for f in Match._meta.fields if f.name != "seed"]
 
 
@@ -28,8 +31,8 @@ class EventAdmin(admin.ModelAdmin):
     list_filter = ("type",)
     readonly_fields = [f.name for f in Event._meta.fields]
 
-    def has_change_permission(self, request, obj=None):  # noqa: ANN001, ANN201
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None):  # noqa: ANN001, ANN201
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

@@ -28,7 +28,8 @@ those payloads and a match's record is their list.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from engine import (
     REDACTION,
@@ -44,8 +45,8 @@ from engine import (
 from engine.fair import CHANCE_SEED_CONSTRUCTION, chance_rng, chance_seed
 from engine.record import drawn_result, match_result
 
-from .errors import BadRequest, Conflict, Forbidden, excerpt
 from .clocks import ClockFold
+from .errors import BadRequest, Conflict, Forbidden, excerpt
 from .store import GENESIS_HASH, PendingEvent, canonical_json
 
 ENGINE_TYPES = ("chance", "action")
@@ -147,7 +148,7 @@ class MatchAggregate:
 
     @classmethod
     def replay(cls, match_id: int, game_id: str, players: int, options: Mapping[str, Any],
-               events: Iterable[Any]) -> "MatchAggregate":
+               events: Iterable[Any]) -> MatchAggregate:
         """Rebuild from stored events (objects with seq, type, payload, hash, timestamp)."""
         aggregate = cls(match_id, game_id, players, options)
         aggregate.extend(events)
@@ -188,7 +189,7 @@ class MatchAggregate:
         else:
             self.newest = ()  # a gap before these rows: not the newest rows of the log
 
-    def clone(self) -> "MatchAggregate":
+    def clone(self) -> MatchAggregate:
         """An independent copy: commands on it never change this one (the snapshot cache's checkout)."""
         if self.pending or self.unstamped:
             raise ValueError("an aggregate with unsaved events is not cloned")

@@ -1,8 +1,10 @@
+from typing import Any
+
 from django.apps import AppConfig
 from django.db.models.signals import post_migrate
 
 
-def _ensure_append_only(sender, using="default", **kwargs):  # noqa: ANN001, ANN003, ANN202
+def _ensure_append_only(sender: AppConfig, using: str = "default", **kwargs: Any) -> None:
     """After every ``migrate`` and ``flush``: the events table's append-only triggers are in place.
 
     Idempotent.  A test tear-down lifts them to empty the table (PostgreSQL's

@@ -22,9 +22,10 @@ event came after its seat's deadline.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, Iterable
+from typing import Any
 
 from .errors import BadRequest
 
@@ -124,7 +125,7 @@ class ClockFold:
         base = float(self.time_control.get("base", 0)) if self.realtime else 0.0
         self.bank = [base] * self.players
 
-    def clone(self) -> "ClockFold":
+    def clone(self) -> ClockFold:
         other = ClockFold(self.time_control, self.players, [], dict(self.running), set(self.no_clock),
                           self.started, self.finished)
         other.bank = list(self.bank)
@@ -140,7 +141,7 @@ class ClockFold:
 
     @property
     def realtime(self) -> bool:
-        return self.time_control["kind"] == REALTIME
+        return bool(self.time_control["kind"] == REALTIME)
 
     def feed(self, type_: str, payload: Any, timestamp: datetime, to_move_after: Iterable[int]) -> None:
         if type_ == "created":
@@ -191,8 +192,7 @@ class ClockFold:
 
     def next_deadline(self) -> tuple[datetime, int] | None:
         """The earliest running deadline and its seat (the lowest seat on a tie)."""
-        found = [(self.deadline(seat), seat) for seat in sorted(self.running)]
-        found = [item for item in found if item[0] is not None]
+        found = [(at, seat) for seat in sorted(self.running) if (at := self.deadline(seat)) is not None]
         return min(found) if found else None
 
     def flagged(self, now: datetime) -> int | None:

@@ -12,7 +12,8 @@ import asyncio
 import threading
 import time
 from collections import OrderedDict
-from typing import Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 
 class Coalescer:

@@ -9,11 +9,15 @@ thread and per asyncio task, never shared between requests.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Iterator
+from typing import TYPE_CHECKING, Any
 
 from django.db import DEFAULT_DB_ALIAS
+
+if TYPE_CHECKING:
+    from django.db.models import Model
 
 _alias: ContextVar[str | None] = ContextVar("cairn_db_alias", default=None)
 
@@ -32,14 +36,14 @@ def using(name: str) -> Iterator[str]:
 
 
 class ContextRouter:
-    def db_for_read(self, model, **hints):  # noqa: ANN001
+    def db_for_read(self, model: type[Model], **hints: Any) -> str | None:
         return _alias.get()
 
-    def db_for_write(self, model, **hints):  # noqa: ANN001
+    def db_for_write(self, model: type[Model], **hints: Any) -> str | None:
         return _alias.get()
 
-    def allow_relation(self, obj1, obj2, **hints):  # noqa: ANN001
+    def allow_relation(self, obj1: Model, obj2: Model, **hints: Any) -> bool | None:
         return None
 
-    def allow_migrate(self, db, app_label, model_name=None, **hints):  # noqa: ANN001
+    def allow_migrate(self, db: str, app_label: str, model_name: str | None = None, **hints: Any) -> bool | None:
         return None

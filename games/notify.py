@@ -37,8 +37,9 @@ import logging
 import os
 import threading
 import time
+from collections.abc import Iterator
 from functools import partial
-from typing import Any, Iterator
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer

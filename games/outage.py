@@ -35,8 +35,9 @@ from __future__ import annotations
 
 import logging
 import sys
+from collections.abc import Callable
 from html import escape
-from typing import Any, Callable
+from typing import Any
 
 from django.core.signals import got_request_exception
 from django.db import InterfaceError, OperationalError

@@ -33,7 +33,8 @@ hide the payload it covers.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from engine import REDACTION, State, get_game
 

@@ -15,13 +15,14 @@ for the values).  The result is what the queryset would give: the tests of
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from django.core.exceptions import EmptyResultSet
 from django.db import connections
 from django.db.models import QuerySet
-from django.db.models.query import get_related_populators
+from django.db.models.query import get_related_populators  # type: ignore[attr-defined]  # Django internal, not in the stubs
 
 # A key no row has (in range for an id column, which Django checks): it marks the parameter the real key
 # replaces in the compiled SQL.
@@ -53,7 +54,7 @@ class PreparedRead:
 
     def _compile(self, using: str) -> _Compiled:
         queryset = self.build(self.sentinel)
-        if queryset._prefetch_related_lookups or queryset.query.annotations:
+        if queryset._prefetch_related_lookups or queryset.query.annotations:  # type: ignore[attr-defined]  # internal
             raise ValueError("PreparedRead takes plain rows and select_related joins only")
         compiler = queryset.query.get_compiler(using=using)
         try:
@@ -101,7 +102,7 @@ class PreparedRead:
                     for convert in functions:
                         value = convert(value, expression, connection)
                     row[column] = value
-            obj = compiled.model.from_db(using, compiled.init_list, row[compiled.start:compiled.end])
+            obj = compiled.model.from_db(using, compiled.init_list, row[compiled.start:compiled.end])  # type: ignore[attr-defined]  # Model.from_db
             for populator in compiled.populators:
                 populator.populate(row, obj)
             out.append(obj)

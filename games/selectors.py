@@ -6,23 +6,25 @@ the pages render the same dict.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 
 from engine import State, get_game
-from engine.record import FORMAT as RECORD_FORMAT, FORMAT_V3 as RECORD_FORMAT_V3, make_record, taken_back
+from engine.record import FORMAT as RECORD_FORMAT
+from engine.record import FORMAT_V3 as RECORD_FORMAT_V3
+from engine.record import make_record, taken_back
 
 from . import db, projection, snapshots
 from .aggregate import MatchAggregate
+from .audit.keys import public_keys
+from .audit.receipts import head_receipt
 from .errors import NotFound
 from .ids import valid_id
 from .models import Event, Match, Seat
 from .reads import PreparedRead
 from .store import load_fold_rows, load_rows
-from .audit.keys import public_keys
-from .audit.receipts import head_receipt
 
 
 def _match_pk(match_id: Any) -> int:
@@ -66,8 +68,8 @@ def with_seats(match: Match, seats: list[Seat]) -> Match:
     these rows, and seats_of / seat_of make no query."""
     cached = match.seats.all()
     cached._result_cache = seats
-    cached._prefetch_done = True
-    match._prefetched_objects_cache = {"seats": cached}
+    cached._prefetch_done = True  # type: ignore[attr-defined]  # Django's prefetch cache, not in the stubs
+    match._prefetched_objects_cache = {"seats": cached}  # type: ignore[attr-defined]  # the same cache
     return match
 
 
@@ -121,7 +123,7 @@ def seat_json(seat: Seat) -> dict[str, Any]:
     return {
         "seat": seat.index,
         "kind": "bot" if seat.is_bot else "human",
-        "user": seat.user.username if seat.user_id else None,
+        "user": seat.user.username if seat.user is not None else None,
         "bot": seat.bot_level or None,
         "open": seat.is_open,
     }
@@ -213,7 +215,7 @@ def match_view_at(match: Match, user: Any, seq: int) -> dict[str, Any]:
 
 def visible_events(
     match: Match, user: Any, after: int = 0, *, aggregate: MatchAggregate | None = None, last: int | None = None,
-    newest: "NewestRows | None" = None, links: bool = True,
+    newest: NewestRows | None = None, links: bool = True,
 ) -> list[dict[str, Any]]:
     """The events after ``after`` that ``user`` may see, oldest first.
 
@@ -432,10 +434,11 @@ def spectator_reveal_in(match: Match, seq: int | None = None, *, now: Any = None
     shown = spectator_seq(match, current, now=now) if shown is None else shown
     if shown >= current:
         return None
-    following = Event.objects.filter(match=match, seq=shown + 1).values_list("timestamp", flat=True).first()
+    following: datetime | None = (
+        Event.objects.filter(match=match, seq=shown + 1).values_list("timestamp", flat=True).first())
     if following is None:
         return None
-    return max(0.0, (following + timedelta(seconds=delay[0]) - now).total_seconds())
+    return max(0.0, (following + timedelta(seconds=delay[0]) - now).total_seconds())  # type: ignore[no-any-return]  # ``now`` is Any
 
 
 def delayed_aggregate(match: Match, user: Any, *, seq: int | None = None, shown: int | None = None) -> MatchAggregate | None:

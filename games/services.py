@@ -18,22 +18,26 @@ import hashlib
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
 import ai
 from engine import OptionError, get_game
-from engine.fair import CHANCE_SEED_CONSTRUCTION, ContributionError, commitment as seed_commitment, parse_contribution
+from engine.fair import CHANCE_SEED_CONSTRUCTION, ContributionError, parse_contribution
+from engine.fair import commitment as seed_commitment
 
 from . import db, dispatch, notify, projection, selectors, signals, snapshots, store, writes
 from .aggregate import SYSTEM, MatchAggregate
 from .errors import BadRequest, Conflict, Forbidden, NotFound, excerpt
 from .models import Match, MatchClock, Seat
 from .ops import metrics
+from .requesters import RawId, Requester
 
 logger = logging.getLogger(__name__)
 
@@ -44,7 +48,7 @@ MAX_JOIN_ATTEMPTS = 5
 MAX_ETA_SECONDS = 240
 
 
-def user_actor(user: Any) -> str:
+def user_actor(user: User) -> str:
     return f"user:{user.pk}"
 
 
@@ -58,9 +62,11 @@ def bot_seed(match_id: int, seq: int) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def _require_user(user: Any) -> None:
+def _require_user(user: Requester) -> User:
+    """The person asking, or 403 for anyone not logged in."""
     if user is None or not getattr(user, "is_authenticated", False):
         raise Forbidden("log in first", code="not_authenticated")
+    return cast(User, user)  # only a person's account is authenticated
 
 
 # ---------------------------------------------------------------------- saving
@@ -147,10 +153,10 @@ def _queue_bot_turn_on_commit(match_id: int, seq: int) -> None:
 # ---------------------------------------------------------------------- create / join
 
 
-def _parse_seats(seats: Any) -> list[dict[str, Any]]:
+def _parse_seats(seats: object) -> list[dict[str, Any]]:
     if not isinstance(seats, list) or not seats:
         raise BadRequest("'seats' must be a non-empty list of {\"human\": true} or {\"bot\": LEVEL}", code="bad_seats")
-    parsed = []
+    parsed: list[dict[str, Any]] = []
     for index, seat in enumerate(seats):
         if isinstance(seat, dict) and set(seat) == {"human"} and seat["human"] is True:
             parsed.append({"human": True})
@@ -175,7 +181,7 @@ def _parse_seats(seats: Any) -> list[dict[str, Any]]:
 NEW_CHANCE_SEED = CHANCE_SEED_CONSTRUCTION
 
 
-def contribution_of(value: Any) -> dict[str, str]:
+def contribution_of(value: object) -> dict[str, str]:
     """A seat's share of the dice (docs/AUDIT.md): the client's, checked, or one the server makes for it.
 
     Missing (None): the server draws 32 random bytes and marks them ``"by": "server"``.  Anything else
@@ -191,8 +197,8 @@ def contribution_of(value: Any) -> dict[str, str]:
 
 
 def create_match(
-    *, user: Any, game_id: str, seats: list[dict], options: dict | None = None,
-    rated: bool = False, time_control: Any = None, contribution: Any = None, commitment: Any = None,
+    *, user: Requester, game_id: str, seats: object, options: dict[str, Any] | None = None,
+    rated: bool = False, time_control: object = None, contribution: object = None, commitment: object = None,
     berserk: list[int] | None = None,
 ) -> Match:
     """Create a match; the creator takes the first human seat.  It starts once every seat is filled.
@@ -207,7 +213,7 @@ def create_match(
     seats that start with half their real-time clock (an arena's berserk, games.tournaments), named in
     the ``created`` event so the clocks fold it.
     """
-    _require_user(user)
+    user = _require_user(user)
     try:
         game = get_game(game_id) if isinstance(game_id, str) else None
     except KeyError:
@@ -288,12 +294,12 @@ def create_match(
     return match
 
 
-def join_match(*, match_id: Any, user: Any, contribution: Any = None) -> Match:
+def join_match(*, match_id: RawId, user: Requester, contribution: object = None) -> Match:
     """Take the first open seat of a waiting match; the match starts when the last seat fills.
 
     ``contribution``: the seat's share of the dice (:func:`contribution_of`).
     """
-    _require_user(user)
+    user = _require_user(user)
     share = contribution_of(contribution)
     for attempt in range(MAX_JOIN_ATTEMPTS):
         try:
@@ -304,7 +310,7 @@ def join_match(*, match_id: Any, user: Any, contribution: Any = None) -> Match:
     raise AssertionError("unreachable")
 
 
-def _join_once(match_id: Any, user: Any, share: dict[str, str]) -> Match:
+def _join_once(match_id: RawId, user: User, share: dict[str, str]) -> Match:
     with store.appending(match_id):
         match, seats = selectors.get_match_for_write(match_id)
         if any(seat.user_id == user.pk for seat in seats):
@@ -331,13 +337,16 @@ def _join_once(match_id: Any, user: Any, share: dict[str, str]) -> Match:
 # ---------------------------------------------------------------------- actions
 
 
-def _check_expected_seq(expected_seq: Any) -> int:
+def _check_expected_seq(expected_seq: object) -> int:
     if type(expected_seq) is not int or expected_seq < 0:
         raise BadRequest(f"'expected_seq' must be a non-negative integer, not {excerpt(expected_seq)}", code="bad_expected_seq")
     return expected_seq
 
 
-def _act(match_id: Any, *, seat_for: Any, action: Any, expected_seq: int, actor: str, lag: Any = 0.0) -> int:
+def _act(
+    match_id: RawId, *, seat_for: Callable[[MatchAggregate, list[Seat]], int], action: object, expected_seq: int,
+    actor: str, lag: float | Callable[[int, int], float] = 0.0,
+) -> int:
     """``lag``: seconds, or a function of (match id, the mover's seat) that gives them (called on real-time
     clocks only)."""
     with store.appending(match_id):
@@ -366,7 +375,9 @@ def _act(match_id: Any, *, seat_for: Any, action: Any, expected_seq: int, actor:
         return match.seq
 
 
-def submit_action(*, match_id: Any, user: Any, action: Any, expected_seq: Any, lag_ms: Any = None) -> int:
+def submit_action(
+    *, match_id: RawId, user: Requester, action: object, expected_seq: object, lag_ms: object = None
+) -> int:
     """Play ``action`` (record notation) for ``user``'s seat; the new last ``seq``.
 
     400 for an illegal or malformed action, 403 when ``user`` holds no seat or
@@ -376,7 +387,7 @@ def submit_action(*, match_id: Any, user: Any, action: Any, expected_seq: Any, l
     their match socket measured (games.fairplay.lag) and credited back in part on
     a real-time clock (docs/RANKING.md, "Lag compensation"); 400 ``bad_lag`` otherwise.
     """
-    _require_user(user)
+    user = _require_user(user)
     expected = _check_expected_seq(expected_seq)
     if lag_ms is not None and (type(lag_ms) is not int or not 0 <= lag_ms <= 10_000):
         raise BadRequest(f"'lag_ms' must be a whole number of milliseconds from 0 to 10000, not {excerpt(lag_ms)}",
@@ -427,7 +438,9 @@ def _check_clock(aggregate: MatchAggregate, seat: int) -> None:
 # ---------------------------------------------------------------------- ranked play: endings
 
 
-def command(match_id: Any, decide: Any, *, expected_seq: int | None = None) -> Match:
+def command(
+    match_id: RawId, decide: Callable[[Match, MatchAggregate, list[Seat]], None], *, expected_seq: int | None = None
+) -> Match:
     """Load -> ``decide(match, aggregate, seats)`` -> save, for the match-level commands.
 
     Seats that the decision handed to a bot (``seat_replaced``) are updated in
@@ -451,16 +464,16 @@ def command(match_id: Any, decide: Any, *, expected_seq: int | None = None) -> M
     return match
 
 
-def _own_seat(aggregate: MatchAggregate, seats: list[Seat], user: Any) -> int:
+def _own_seat(aggregate: MatchAggregate, seats: list[Seat], user: User) -> int:
     mine = [seat.index for seat in seats if seat.user_id == user.pk and seat.index not in aggregate.replaced]
     if not mine:
         raise Forbidden(f"you hold no seat in match {aggregate.match_id}", code="not_a_player")
     return mine[0]
 
 
-def resign(*, match_id: Any, user: Any) -> Match:
+def resign(*, match_id: RawId, user: Requester) -> Match:
     """Resign: 2 players, the opponent wins; 3-4, a bot takes the seat and it ranks last."""
-    _require_user(user)
+    user = _require_user(user)
 
     def decide(match: Match, aggregate: MatchAggregate, seats: list[Seat]) -> None:
         seat = _own_seat(aggregate, seats, user)
@@ -469,9 +482,9 @@ def resign(*, match_id: Any, user: Any) -> Match:
     return command(match_id, decide)
 
 
-def abort(*, match_id: Any, user: Any) -> Match:
+def abort(*, match_id: RawId, user: Requester) -> Match:
     """Abort before every player has moved once: no result, no rating change."""
-    _require_user(user)
+    user = _require_user(user)
 
     def decide(match: Match, aggregate: MatchAggregate, seats: list[Seat]) -> None:
         seat = _own_seat(aggregate, seats, user)
@@ -487,7 +500,7 @@ def check_timeout(match_id: int, *, seq: int | None = None, now: datetime | None
     """End the turn of a seat whose clock ran out.  ``timeout``, ``aborted``, ``in_time`` or ``stale``."""
     outcome = {"value": "in_time"}
 
-    def decide(match: Match, aggregate: Any, seats: list[Seat]) -> None:
+    def decide(match: Match, aggregate: MatchAggregate, seats: list[Seat]) -> None:
         if not match.time_control or not aggregate.started or aggregate.finished:
             outcome["value"] = "stale"
             return

@@ -13,20 +13,22 @@ seed, so that the chain does not let anyone test a guess of a sealed payload
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from datetime import datetime, timezone as dt_timezone
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any, Iterable, Iterator, NamedTuple
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, NamedTuple
 
 from django.db import IntegrityError, connections, transaction
 from django.utils import timezone
 
-from . import db
+from engine import chain
+from engine.chain import GENESIS_HASH as GENESIS_HASH  # the store's public names
+from engine.chain import canonical_json as canonical_json
+
+from . import db, writes
 from .errors import Conflict
 from .models import Event, Match
-
-from engine import chain
-from engine.chain import GENESIS_HASH, canonical_json  # noqa: F401 - the store's public names
 
 # The chain version of every new match (older matches keep the version they were made with).
 NEW_CHAIN_VERSION = chain.CURRENT_CHAIN_VERSION
@@ -34,7 +36,7 @@ NEW_CHAIN_VERSION = chain.CURRENT_CHAIN_VERSION
 
 
 def timestamp_text(moment: datetime) -> str:
-    return moment.astimezone(dt_timezone.utc).isoformat(timespec="microseconds")
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
 
 
 def event_body(match_id: int, seq: int, type_: str, payload: Any, actor: str, timestamp: datetime) -> dict[str, Any]:
@@ -133,7 +135,7 @@ def _insert(rows: list[Event]) -> None:
     to choose its type).  A clash on ``(match, seq)`` raises ``IntegrityError`` as ``bulk_create`` does.
     """
     connection = connections[db.alias()]
-    fields = [Event._meta.get_field(name) for name in _COLUMNS]
+    fields = [writes.concrete_field(Event, name) for name in _COLUMNS]
     one = "(" + ", ".join(["%s"] * len(fields)) + ")"
     sql = (f"INSERT INTO {connection.ops.quote_name(Event._meta.db_table)} "
            f"({', '.join(connection.ops.quote_name(field.column) for field in fields)}) "

@@ -15,6 +15,11 @@ after a test tear-down lifted them to empty the table.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from django.db.backends.base.base import BaseDatabaseWrapper
+
 TABLE = "games_event"
 MESSAGE = "games_event is append-only"
 
@@ -75,7 +80,7 @@ def _statements(vendor: str, install: bool) -> list[str]:
     raise NotImplementedError(f"no append-only triggers for the {vendor} backend; use PostgreSQL or SQLite")
 
 
-def installed(connection) -> bool:  # noqa: ANN001
+def installed(connection: BaseDatabaseWrapper) -> bool:
     """Whether every append-only trigger is in place on this connection's database."""
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
@@ -83,18 +88,18 @@ def installed(connection) -> bool:  # noqa: ANN001
                 "SELECT count(*) FROM pg_trigger WHERE tgrelid = %s::regclass AND tgname LIKE 'games_event_no_%%'",
                 [TABLE],
             )
-            return cursor.fetchone()[0] == 3
+            return bool(cursor.fetchone()[0] == 3)
         cursor.execute("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'games_event_no_%'")
-        return cursor.fetchone()[0] == 2
+        return bool(cursor.fetchone()[0] == 2)
 
 
-def install(connection) -> None:  # noqa: ANN001
+def install(connection: BaseDatabaseWrapper) -> None:
     with connection.cursor() as cursor:
         for sql in _statements(connection.vendor, True):
             cursor.execute(sql)
 
 
-def uninstall(connection) -> None:  # noqa: ANN001
+def uninstall(connection: BaseDatabaseWrapper) -> None:
     with connection.cursor() as cursor:
         for sql in _statements(connection.vendor, False):
             cursor.execute(sql)

@@ -12,16 +12,24 @@ from functools import lru_cache
 from typing import Any
 
 from django.db import connections
-from django.db.models import Model
+from django.db.models import Field, Model
 
 from . import db
+
+
+def concrete_field(model: type[Model], name: str) -> Field[Any, Any]:
+    """``model``'s field ``name`` (or its attname), which must be a column of its table."""
+    field = model._meta.get_field(name)
+    if not isinstance(field, Field) or not field.concrete:
+        raise TypeError(f"{model.__name__}.{name} is not a column")
+    return field
 
 
 @lru_cache(maxsize=64)
 def _statement(model: type[Model], alias: str, columns: tuple[str, ...], keys: tuple[str, ...]) -> tuple[str, tuple]:
     quote = connections[alias].ops.quote_name
-    fields = tuple(model._meta.get_field(name) for name in columns)
-    key_fields = tuple(model._meta.get_field(name) for name in keys)
+    fields = tuple(concrete_field(model, name) for name in columns)
+    key_fields = tuple(concrete_field(model, name) for name in keys)
     sets = ", ".join(f"{quote(field.column)} = %s" for field in fields)
     where = " AND ".join(f"{quote(field.column)} = %s" for field in key_fields)
     return f"UPDATE {quote(model._meta.db_table)} SET {sets} WHERE {where}", fields + key_fields
@@ -35,4 +43,4 @@ def update(model: type[Model], where: dict[str, Any], values: dict[str, Any]) ->
               for field, value in zip(fields, (*values.values(), *where.values()))]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        return cursor.rowcount
+        return int(cursor.rowcount)

@@ -5,12 +5,12 @@ Engine and ai tests need none of this (and no database).
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 
 
-def pytest_collection_modifyitems(config, items):  # noqa: ANN001
+def pytest_collection_modifyitems(config, items):
     """Browser tests need Debian's Chromium; skip them cleanly where it is absent."""
     import shutil
 
@@ -67,7 +67,7 @@ def ensure_event_triggers(aliases: list[str]) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _event_log_teardown(request) -> Iterator[None]:  # noqa: ANN001
+def _event_log_teardown(request) -> Iterator[None]:
     marker = request.node.get_closest_marker("django_db")
     transactional = (
         "transactional_db" in request.fixturenames
@@ -101,31 +101,31 @@ def db_alias() -> str:
 
 
 @pytest.fixture
-def make_user(db_alias):  # noqa: ANN001, ANN201
+def make_user(db_alias):
     from django.contrib.auth import get_user_model
 
-    def make(username: str, password: str = "correct-horse-battery"):  # noqa: ANN202
+    def make(username: str, password: str = "correct-horse-battery"):
         return get_user_model().objects.create_user(username=username, password=password)
 
     return make
 
 
 @pytest.fixture
-def alice(make_user):  # noqa: ANN001, ANN201
+def alice(make_user):
     return make_user("alice")
 
 
 @pytest.fixture
-def bob(make_user):  # noqa: ANN001, ANN201
+def bob(make_user):
     return make_user("bob")
 
 
 @pytest.fixture
-def carol(make_user):  # noqa: ANN001, ANN201
+def carol(make_user):
     return make_user("carol")
 
 
-def _token_client(user):  # noqa: ANN001, ANN202
+def _token_client(user):
     from rest_framework.authtoken.models import Token
     from rest_framework.test import APIClient
 
@@ -136,22 +136,22 @@ def _token_client(user):  # noqa: ANN001, ANN202
 
 
 @pytest.fixture
-def alice_api(alice):  # noqa: ANN001, ANN201
+def alice_api(alice):
     return _token_client(alice)
 
 
 @pytest.fixture
-def bob_api(bob):  # noqa: ANN001, ANN201
+def bob_api(bob):
     return _token_client(bob)
 
 
 @pytest.fixture
-def carol_api(carol):  # noqa: ANN001, ANN201
+def carol_api(carol):
     return _token_client(carol)
 
 
 @pytest.fixture
-def anon_api():  # noqa: ANN201
+def anon_api():
     from rest_framework.test import APIClient
 
     return APIClient()
@@ -161,7 +161,7 @@ def anon_api():  # noqa: ANN201
 
 
 @pytest.fixture
-def celery_worker_thread(transactional_db):  # noqa: ANN001, ANN201
+def celery_worker_thread(transactional_db):
     """A real Celery worker (not eager) in a thread, consuming this run's queue on the real broker.
 
     Needs committed data, hence ``transactional_db``.  Yields the worker.

@@ -90,7 +90,6 @@ def run_once(args: Any, run: int) -> dict[str, Any]:
         late_state = _ending(table, matches["late"])
         silent_while_down = _ending(table, matches["silent"])
         note("starting the worker and beat again")
-        returned = time.monotonic()
         stack.start_worker()
         stack.start_beat()
         swept = until(lambda: table.reader.ok("GET", f"/api/matches/{matches['silent']}/")["status"] == "finished",

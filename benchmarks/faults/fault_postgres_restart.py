@@ -28,8 +28,20 @@ import time
 from typing import Any
 
 from play import Answer, Browser, check_matches, wait_caught_up
-from scenario import (READYZ_DOWN_BOUND_S, READYZ_UP_BOUND_S, Background, Stack, Table, bot_moved, invariants_hold,
-                      main, my_turn, note, readyz_turns, until)
+from scenario import (
+    READYZ_DOWN_BOUND_S,
+    READYZ_UP_BOUND_S,
+    Background,
+    Stack,
+    Table,
+    bot_moved,
+    invariants_hold,
+    main,
+    my_turn,
+    note,
+    readyz_turns,
+    until,
+)
 
 HANG_BOUND_S = 10.0
 

@@ -36,8 +36,21 @@ import time
 from typing import Any
 
 from play import check_matches, wait_caught_up
-from scenario import (READYZ_DOWN_BOUND_S, READYZ_UP_BOUND_S, Background, Stack, Table, bot_moved, invariants_hold,
-                      main, my_turn, note, readyz_turns, status_counts, until)
+from scenario import (
+    READYZ_DOWN_BOUND_S,
+    READYZ_UP_BOUND_S,
+    Background,
+    Stack,
+    Table,
+    bot_moved,
+    invariants_hold,
+    main,
+    my_turn,
+    note,
+    readyz_turns,
+    status_counts,
+    until,
+)
 
 BOT_BOUND_S = 45.0
 CATCH_UP_BOUND_S = 10.0
@@ -58,7 +71,7 @@ def run_once(args: Any, run: int) -> dict[str, Any]:
         bot_turns = {}
         for match_id in bots:
             player = next(p for p in table.players if p.match_id == match_id)
-            assert until(lambda: my_turn(table.reader, match_id), 30) is not None, "the person never got the move"
+            assert until(lambda match_id=match_id: my_turn(table.reader, match_id), 30) is not None, "the person never got the move"
             sent = player.try_move()
             assert sent is not None and sent.status == 201, f"the move before the fault failed: {sent}"
             bot_turns[match_id] = sent.expected_seq

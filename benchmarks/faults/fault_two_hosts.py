@@ -25,7 +25,6 @@ import re
 import shutil
 import signal
 import time
-from pathlib import Path
 from typing import Any
 
 from play import Api, Watcher, check_matches, wait_caught_up

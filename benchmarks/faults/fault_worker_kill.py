@@ -33,8 +33,8 @@ import signal
 import time
 from typing import Any
 
-from scenario import Stack, Table, bot_moved, invariants_hold, main, my_turn, note, until
 from play import check_matches, wait_caught_up
+from scenario import Stack, Table, bot_moved, invariants_hold, main, my_turn, note, until
 
 BOUNDS = {"pool": 20.0, "worker": 45.0}
 
@@ -49,13 +49,13 @@ def run_once(args: Any, run: int) -> dict[str, Any]:
         phases = []
         for mode, match_id in zip(("pool", "worker"), matches):
             player = next(p for p in table.players if p.match_id == match_id)
-            assert until(lambda: my_turn(table.reader, match_id), 30) is not None, "the person never got the move"
+            assert until(lambda match_id=match_id: my_turn(table.reader, match_id), 30) is not None, "the person never got the move"
             offset = stack.log_text("worker").count("play_bot_turn[")
             sent = player.try_move()
             assert sent is not None and sent.status == 201, f"the first move failed: {sent or player.last_reason}"
             after_human = table.reader.ok("GET", f"/api/matches/{match_id}/")["seq"]
 
-            def received() -> bool:
+            def received(offset: int = offset) -> bool:
                 text = stack.log_text("worker")
                 return text.count("play_bot_turn[") > offset and "received" in text.split("play_bot_turn[")[-1]
 
@@ -73,7 +73,7 @@ def run_once(args: Any, run: int) -> dict[str, Any]:
                 stack.stop("worker", signal.SIGKILL)
                 time.sleep(1.0)
                 stack.start_worker()
-            took = until(lambda: bot_moved(table.reader, match_id, after_human), BOUNDS[mode] + 15, step=0.2)
+            took = until(lambda match_id=match_id, after_human=after_human: bot_moved(table.reader, match_id, after_human), BOUNDS[mode] + 15, step=0.2)
             recovered = None if took is None else round(time.monotonic() - killed_at, 2)
             phases.append({"mode": mode, "in_flight": in_flight, "bot_move_after_kill_s": recovered,
                            "bound_s": BOUNDS[mode],

@@ -243,7 +243,7 @@ class Watcher(threading.Thread):
                         message = b""
             try:
                 chunk = sock.recv(65536)
-            except socket.timeout:
+            except TimeoutError:
                 continue
             if not chunk:
                 return

@@ -16,15 +16,16 @@ import random
 import sys
 import threading
 import time
-from datetime import datetime, timezone
-from pathlib import Path
 from collections import Counter
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from play import Api, Ledger, Player, Watcher, register, unique  # noqa: E402
-from stack import Stack, load_average, note, web_server  # noqa: E402
+from play import Api, Ledger, Player, Watcher, register, unique
+from stack import Stack, load_average, note, web_server
 
 GAME = "mountain-goats"
 
@@ -103,7 +104,7 @@ class Table:
         for watcher in self.watchers:
             watcher.stop()
 
-    def only(self, matches: list[int]) -> "Table":
+    def only(self, matches: list[int]) -> Table:
         """The same table with only the players of ``matches`` (for a :class:`Background`)."""
         view = Table.__new__(Table)
         view.__dict__.update(self.__dict__)
@@ -173,7 +174,7 @@ def readyz_turns(stack: Stack, status: int, timeout: float) -> float | None:
 def header(name: str) -> dict[str, Any]:
     return {
         "fault": name,
-        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "load_average_at_start": load_average(),
         "machine": f"{platform.machine()}, {__import__('os').cpu_count()} cores, Python {platform.python_version()}",
         "web_server": web_server(),

@@ -120,7 +120,7 @@ class Stack:
 
     # ------------------------------------------------------------------ context
 
-    def __enter__(self) -> "Stack":
+    def __enter__(self) -> Stack:
         for port in [self.pg_port, self.redis_port, *self.web_ports]:
             if wait_port(port, 0.2):
                 raise HarnessError(f"port {port} is already in use: set FAULTS_PORT_BASE to a free range")

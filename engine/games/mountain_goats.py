@@ -15,8 +15,9 @@ Speed notes (this engine is the inner loop of every bot rollout):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from itertools import combinations, combinations_with_replacement, product
-from typing import Any, Mapping
+from typing import Any
 
 from ..core import (
     CHANCE,
@@ -153,13 +154,13 @@ class MountainGoats(Game):
         # *random* play, far above the longest random game we have measured.
         return 4000
 
-    def new_initial_state(self, players: int, options: Mapping[str, Any] | None = None) -> "MountainGoatsState":
+    def new_initial_state(self, players: int, options: Mapping[str, Any] | None = None) -> MountainGoatsState:
         players = self.check_players(players)
         return MountainGoatsState(self, players, self.normalize_options(options))
 
     def state_from_observation(
         self, observation: Mapping[str, Any], seat: int, rng: RandomSource
-    ) -> "MountainGoatsState":
+    ) -> MountainGoatsState:
         # Perfect information: the observation is the whole state.
         return MountainGoatsState.from_observation(self, observation)
 
@@ -357,7 +358,7 @@ class MountainGoatsState(State):
         self.roll = None
         return events
 
-    def clone(self) -> "MountainGoatsState":
+    def clone(self) -> MountainGoatsState:
         other = MountainGoatsState.__new__(MountainGoatsState)
         other.game = self.game
         other.players = other.n = self.n
@@ -440,7 +441,7 @@ class MountainGoatsState(State):
         }
 
     @classmethod
-    def from_observation(cls, game: MountainGoats, obs: Mapping[str, Any]) -> "MountainGoatsState":
+    def from_observation(cls, game: MountainGoats, obs: Mapping[str, Any]) -> MountainGoatsState:
         n = obs["players"]
         state = cls(game, n, {})
         state.phase = PHASE_NAMES.index(obs["phase"])

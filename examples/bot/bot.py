@@ -22,7 +22,8 @@ import sys
 import threading
 import time
 import urllib.parse
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 RETRY_SECONDS = (0.5, 1, 2, 4, 8)
 

@@ -9,9 +9,11 @@ and works once, since the new password changes the hash it signs).
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth import logout, views as auth_views
+from django.contrib.auth import logout
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -23,12 +25,13 @@ from rest_framework.authtoken.models import Token
 from games.accounts import emails, export, lifecycle, sanctions
 from games.accounts.passwords import VerifiedPasswordResetForm
 from games.errors import DomainError
+from games.requesters import logged_in
 
 from .forms import DeleteAccountForm, EmailForm
 
 
-def _account_context(request: HttpRequest, **extra: object) -> dict:
-    user = request.user
+def _account_context(request: HttpRequest, **extra: object) -> dict[str, Any]:
+    user = logged_in(request.user)
     return {
         "email": user.email, "verified": emails.is_verified(user),
         "sanctions": sanctions.in_force(user), "warnings": sanctions.warnings(user, limit=5),
@@ -49,13 +52,13 @@ def account_email(request: HttpRequest) -> HttpResponse:
     try:
         if request.POST.get("resend") == "1":
             emails.send_verification(request.user)
-            messages.success(request, f"A new verification link is on its way to {request.user.email}.")
+            messages.success(request, f"A new verification link is on its way to {logged_in(request.user).email}.")
         else:
             form = EmailForm(request.POST)
             address = form.data.get("email", "")
             if emails.set_address(request.user, address):
-                messages.success(request, f"Check your mail: a link to verify {request.user.email} is on its way.")
-            elif not request.user.email:
+                messages.success(request, f"Check your mail: a link to verify {logged_in(request.user).email} is on its way.")
+            elif not logged_in(request.user).email:
                 messages.success(request, "Your email address is removed.")
             else:
                 messages.success(request, "Your email address is unchanged.")
@@ -115,8 +118,8 @@ password_reset_sent = auth_views.PasswordResetDoneView.as_view(template_name="fr
 class _EndsTokens:
     """A new password ends the account's API tokens too (sessions end by Django's session hash)."""
 
-    def form_valid(self, form):  # noqa: ANN001, ANN201
-        response = super().form_valid(form)
+    def form_valid(self, form: Any) -> HttpResponse:
+        response: HttpResponse = super().form_valid(form)  # type: ignore[misc]  # a mixin of Django's form views
         Token.objects.filter(user=form.user).delete()
         return response
 

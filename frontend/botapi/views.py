@@ -24,7 +24,7 @@ SCOPE_HELP = {
 
 def _page(request: HttpRequest, *, error: str | None = None, secret: str | None = None, status: int = 200) -> HttpResponse:
     user = request.user
-    account = BotAccount.objects.filter(user_id=user.pk).first()
+    account = BotAccount.objects.filter(user_id=user.pk).first()  # type: ignore[misc]  # login_required
     return render(request, "frontend/botapi/settings.html", {
         "tokens": tokens.of_user(user), "scopes": [(s, SCOPE_HELP[s]) for s in SCOPES], "error": error,
         "secret": secret, "pref": bots.preference(user), "bot_account": account,

@@ -39,7 +39,7 @@ def presence_context(match: Match, user: Any) -> dict[str, Any]:
         here = found.get(seat.index)
         rows.append({
             "seat": seat.index,
-            "name": seat.user.username if seat.user_id else _bot_name(seat.bot_level),
+            "name": seat.user.username if seat.user is not None else _bot_name(seat.bot_level),
             "bot": seat.is_bot and not seat.replaced,
             "replaced": seat.replaced,
             "here": bool(here and here.here) or seat.index == mine,  # the viewer is here, looking
@@ -50,7 +50,8 @@ def presence_context(match: Match, user: Any) -> dict[str, Any]:
     if active and known and mine is not None and match.players == 2 and leavers.grace_seconds(match.time_control):
         status = leavers.claim_status(match, seats, mine, now=now, found=found)
         if status.available or status.code == "claim_too_early":
-            wait = None if status.available else max(1, math.ceil(status.claim_at - now))
+            claim_at = status.claim_at
+            wait = None if status.available or claim_at is None else max(1, math.ceil(claim_at - now))
             claim = {"available": status.available, "wait": wait, "grace": status.grace,
                      "opponent": rows[status.absent]["name"] if status.absent is not None else ""}
     return {"match_id": match.pk, "active": active, "known": known, "rows": rows, "claim": claim,
@@ -69,7 +70,8 @@ def takeback_context(match: Match, seats: list[Seat], mine: int | None) -> dict[
         return None
     offer = takebacks.pending(match)
     return {"with_person": bool(people), "offer": offer, "mine": offer is not None and offer.seat == mine,
-            "by": next((s.user.username for s in seats if offer is not None and s.index == offer.seat), "")}
+            "by": next((s.user.username for s in seats
+                        if offer is not None and s.index == offer.seat and s.user is not None), "")}
 
 
 def render_presence(match: Match, user: Any, *, oob: bool = False, error: str = "") -> str:

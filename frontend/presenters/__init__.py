@@ -33,11 +33,11 @@ Presenters only read: every move goes through ``games.services.submit_action``.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import import_module
 from types import ModuleType
-from typing import Any, Callable
-
+from typing import Any
 
 
 class FormError(ValueError):
@@ -97,7 +97,8 @@ def present(match: dict[str, Any], players: list[Player]) -> dict[str, Any]:
     presenter = get_presenter(match["game"])
     if presenter is None:
         return fallback_present(match, players)
-    return presenter.present(match, players)
+    presented: dict[str, Any] = presenter.present(match, players)
+    return presented
 
 
 def fallback_present(match: dict[str, Any], players: list[Player]) -> dict[str, Any]:

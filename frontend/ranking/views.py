@@ -14,11 +14,11 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from engine import all_games
+from frontend.templatetags.ranking import lobby_context
 from games import services
 from games.errors import DomainError
 from games.fairplay import reliability
 from games.ranking import challenges, matchmaking, selectors
-from frontend.templatetags.ranking import lobby_context
 
 
 def _is_htmx(request: HttpRequest) -> bool:
@@ -128,7 +128,8 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     try:
         user = selectors.user_or_404(username)
         filters = {k: request.GET.get(k) or None for k in ("game", "rated", "result")}
-        history = selectors.match_history(user, **filters, viewer=request.user)
+        history = selectors.match_history(user, game=filters["game"], rated=filters["rated"], result=filters["result"],
+                                          viewer=request.user)
     except DomainError as exc:
         return render(request, "frontend/error.html", {"message": exc.message}, status=exc.status)
     charts = selectors.history_of(user)

@@ -88,7 +88,7 @@ def render_push(event: dict[str, Any], user: Any, match_id: int | None = None) -
     kind = event.get("kind")
     try:
         if kind == "chat_hidden":  # a moderator hid a message: it leaves every open page
-            return render_to_string("frontend/table/chat_hidden.html", {"id": int(event.get("id"))})
+            return render_to_string("frontend/table/chat_hidden.html", {"id": int(event["id"])})
         if kind == "chat":
             message = chat.get_message(event.get("id"))
             if message.match_id != match_id or not chat.visible_to(message, user):
@@ -136,7 +136,7 @@ def socket_opened(match_id: int, channel_name: str, user: Any, presence_panel: b
             watch.player_joined(match_id, channel_name)  # the watch list's "a player is here"
         else:
             watch.spectator_joined(match_id, channel_name)
-    except Exception:  # noqa: BLE001 - Redis away: the count is decoration
+    except Exception:  # Redis away: the count is decoration
         log.exception("could not count a spectator of match %s", match_id)
     if seat is not None:
         presence.seat_opened(match_id, seat, channel_name)
@@ -149,7 +149,7 @@ def socket_alive(match_id: int, channel_name: str, seat: int) -> None:
 
     try:
         watch.player_joined(match_id, channel_name)
-    except Exception:  # noqa: BLE001
+    except Exception:
         log.exception("could not refresh a player of match %s", match_id)
     presence.seat_alive(match_id, seat, channel_name)
 
@@ -160,7 +160,7 @@ def socket_closed(match_id: int, channel_name: str, user: Any, seat: int | None 
     try:
         watch.spectator_left(match_id, channel_name)
         watch.player_left(match_id, channel_name)
-    except Exception:  # noqa: BLE001
+    except Exception:
         log.exception("could not uncount a spectator of match %s", match_id)
     presence.watch_closed(match_id, channel_name)
     if seat is not None:

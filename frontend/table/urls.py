@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.api import converters  # noqa: F401 - registers the "id" converter (1 to 2**63 - 1)
+from games.api import converters  # registers the "id" converter (1 to 2**63 - 1)
 
 from . import views
 

@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from engine import all_games
 from games.accounts import emails
 from games.errors import DomainError
+from games.requesters import logged_in
 from games.table import chat, notifications, rematch, watch
 
 from . import help as game_help
@@ -186,6 +187,6 @@ def notification_settings(request: HttpRequest) -> HttpResponse:
             return redirect("frontend:notification_settings")
         prefs = notifications.settings_of(request.user)
     return render(request, "frontend/table/settings.html",
-                  {"prefs": prefs, "error": error, "email": request.user.email,
+                  {"prefs": prefs, "error": error, "email": logged_in(request.user).email,
                    "reminders": reminders.wants_reminders(request.user),
                    "email_verified": emails.is_verified(request.user)}, status=400 if error else 200)

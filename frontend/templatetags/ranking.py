@@ -18,10 +18,10 @@ from django import template
 from django.utils import timezone
 
 from engine import all_games
-from games.errors import DomainError
-from games.models import Match
 from games import clocks
+from games.errors import DomainError
 from games.fairplay import pairing, reliability
+from games.models import Match
 from games.ranking import challenges, matchmaking, selectors
 from games.ranking import services as ranked_services
 
@@ -46,7 +46,8 @@ def lobby_context(user: Any) -> dict[str, Any]:
     entry = matchmaking.waiting_entry(user) if authenticated else None
     last = matchmaking.last_match(user) if authenticated and entry is None else None
     ready = None
-    if last is not None and last.ended_at and (timezone.now() - last.ended_at).total_seconds() < READY_SECONDS:
+    if (last is not None and last.ended_at and last.match_id is not None
+            and (timezone.now() - last.ended_at).total_seconds() < READY_SECONDS):
         ready = last.match_id if Match.objects.filter(pk=last.match_id, status=Match.Status.ACTIVE).exists() else None
     return {
         "ready_match": ready,
@@ -150,7 +151,7 @@ def rating_chart(points: list[dict[str, Any]], width: int = 320, height: int = 1
         return round(pad + (width - 2 * pad) * (i / (n - 1) if n > 1 else 0.5), 1)
 
     def y(v: float) -> float:
-        return round(pad + (height - 2 * pad) * (top - v) / span, 1)
+        return float(round(pad + (height - 2 * pad) * (top - v) / span, 1))
 
     line = " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(values))
     band = " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(highs)) + " " + " ".join(

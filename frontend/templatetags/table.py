@@ -65,7 +65,7 @@ def table_lobby_chat(context: template.Context) -> dict[str, Any]:
     return {
         "messages": chat.history(user=user) if authenticated else [],
         "viewer_authenticated": authenticated,
-        "viewer_name": user.username if authenticated else None,
+        "viewer_name": user.username if authenticated and user is not None else None,
         "max_length": settings.CAIRN_CHAT_MAX_LENGTH,
     }
 

@@ -37,5 +37,5 @@ class TournamentConsumer(WebsocketConsumer):
             return
         try:
             self.send(text_data=live_fragment(self.tournament_id, int(event["version"])))
-        except Exception:  # a tournament gone, a bad message: the page keeps what it shows
+        except Exception:  # noqa: BLE001 - a tournament gone, a bad message: the page keeps what it shows
             return

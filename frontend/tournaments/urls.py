@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.api import converters  # noqa: F401 - registers the "id" converter
+from games.api import converters  # registers the "id" converter
 
 from . import views
 

@@ -1,6 +1,9 @@
 """The admin's read-only lists of chat reports and moderation actions (the pages at /moderation/ act)."""
 
+from typing import Any
+
 from django.contrib import admin
+from django.http import HttpRequest
 
 from games.table.models import ChatReport
 
@@ -8,13 +11,13 @@ from .models import ModerationAction
 
 
 class ReadOnly(admin.ModelAdmin):
-    def has_add_permission(self, request):  # noqa: ANN001, ANN201
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):  # noqa: ANN001, ANN201
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None):  # noqa: ANN001, ANN201
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 

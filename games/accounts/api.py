@@ -6,11 +6,17 @@ the reset requests, verification mails and account changes are rate-limited.
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.contrib.auth.models import User
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.serializers import BaseSerializer
 from rest_framework.views import APIView
+
+from games.requesters import logged_in
 
 from ..api.serializers import ErrorBodySerializer, StrictCharField, TokenSerializer
 from ..api.throttles import AccountThrottle, PasswordResetThrottle, VerifyEmailThrottle
@@ -24,10 +30,11 @@ ERR = {code: OpenApiResponse(ErrorBodySerializer, description=text) for code, te
 }.items()}
 
 
-def _valid(serializer_class, request: Request) -> dict:  # noqa: ANN001
+def _valid(serializer_class: type[BaseSerializer[Any]], request: Request) -> dict[str, Any]:
     serializer = serializer_class(data=request.data)
     serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
+    data: dict[str, Any] = serializer.validated_data
+    return data
 
 
 class SanctionSerializer(serializers.Serializer):
@@ -77,7 +84,7 @@ class DetailSerializer(serializers.Serializer):
     detail = serializers.CharField()
 
 
-def account_json(user) -> dict:  # noqa: ANN001
+def account_json(user: User) -> dict[str, Any]:
     return {
         "username": user.username, "email": user.email or None, "email_verified": emails.is_verified(user),
         "sanctions": [s.as_json() for s in sanctions.in_force(user)],
@@ -90,7 +97,7 @@ class AccountView(APIView):
 
     @extend_schema(summary="Your account: address, verification, sanctions in force", responses={200: AccountSerializer, **ERR})
     def get(self, request: Request) -> Response:
-        return Response(account_json(request.user))
+        return Response(account_json(logged_in(request.user)))
 
 
 class EmailView(APIView):
@@ -101,7 +108,7 @@ class EmailView(APIView):
                    request=EmailSerializer, responses={200: AccountSerializer, **ERR})
     def post(self, request: Request) -> Response:
         emails.set_address(request.user, _valid(EmailSerializer, request)["email"])
-        return Response(account_json(request.user))
+        return Response(account_json(logged_in(request.user)))
 
 
 class ResendView(APIView):
@@ -112,9 +119,9 @@ class ResendView(APIView):
                    responses={202: DetailSerializer, **ERR})
     def post(self, request: Request) -> Response:
         if emails.is_verified(request.user):
-            raise BadRequest(f"{request.user.email} is verified already", code="already_verified")
+            raise BadRequest(f"{logged_in(request.user).email} is verified already", code="already_verified")
         emails.send_verification(request.user)
-        return Response({"detail": f"a verification link is on its way to {request.user.email}"},
+        return Response({"detail": f"a verification link is on its way to {logged_in(request.user).email}"},
                         status=status.HTTP_202_ACCEPTED)
 
 
@@ -226,12 +233,12 @@ class ReportSerializer(serializers.Serializer):
     reported = serializers.CharField()
     reporters = ReporterSerializer(many=True)
     last_report = serializers.DateTimeField(allow_null=True)
-    context = ChatLineSerializer(many=True, help_text="the messages around it, hidden ones included")
+    context = ChatLineSerializer(many=True, help_text="the messages around it, hidden ones included")  # type: ignore[assignment]  # a declared field
     actions = ActionOutSerializer(many=True)
 
 
 class ActionInSerializer(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=moderation.Kind.values)
+    kind = serializers.ChoiceField(choices=sanctions.Kind.values)
     reason = StrictCharField(max_length=1000, allow_blank=True, help_text="why: kept, and shown to the person")
     user = StrictCharField(max_length=150, required=False, help_text="the person (or give a message of theirs)")
     message = serializers.IntegerField(required=False, min_value=1, help_text="a chat message (hide, dismiss)")

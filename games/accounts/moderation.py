@@ -92,12 +92,12 @@ def act(*, moderator: Any, kind: Any, reason: Any, username: Any = None, message
         raise Forbidden("only an administrator may act on an administrator", code="not_allowed")
     now = timezone.now()
     until = _until(kind, minutes, now)
-    if kind == Kind.HIDE and ModerationAction.objects.filter(message=message, kind=Kind.HIDE).exists():
+    if kind == Kind.HIDE and message is not None and ModerationAction.objects.filter(message=message, kind=Kind.HIDE).exists():
         raise BadRequest(f"message {message.pk} is hidden already", code="already_hidden")
     with transaction.atomic():
         action = ModerationAction.objects.create(moderator=moderator, subject=subject, kind=kind, reason=reason,
                                                  message=message, until=until)
-        if kind == Kind.HIDE:
+        if kind == Kind.HIDE and message is not None:  # a hide names a message (checked above)
             group = push.LOBBY_GROUP if message.match_id is None else push.match_group(message.match_id)
             push.on_commit(group, "chat_hidden", id=message.pk)
         elif kind == Kind.BAN:
@@ -143,7 +143,7 @@ def reported_messages(*, status: str = "open", channel: str | None = None, repor
 
 def context_of(message: ChatMessage, around: int = CONTEXT) -> list[ChatMessage]:
     """The messages around ``message`` in its channel (hidden ones too: moderators see everything)."""
-    same = ChatMessage.objects.filter(match_id=message.match_id, channel=message.channel).select_related("author")
+    same = ChatMessage.objects.filter(match_id=message.match_id, channel=message.channel).select_related("author")  # type: ignore[misc]  # None: the lobby's (IS NULL)
     before = list(same.filter(id__lt=message.pk).order_by("-id")[:around])
     after = list(same.filter(id__gt=message.pk).order_by("id")[:around])
     return [*reversed(before), message, *after]

@@ -9,7 +9,8 @@ answer to a reset request is the same whether or not such an account exists.
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -32,7 +33,7 @@ class VerifiedPasswordResetForm(PasswordResetForm):
             if emails.is_verified(user):
                 yield user
 
-    def save(self, **kwargs: Any) -> None:
+    def save(self, **kwargs: Any) -> None:  # type: ignore[override]  # Django's keyword arguments, passed on
         kwargs.setdefault("email_template_name", "accounts/password_reset_email.txt")
         kwargs.setdefault("subject_template_name", "accounts/password_reset_subject.txt")
         context = dict(kwargs.get("extra_email_context") or {})

@@ -20,7 +20,7 @@ from games.errors import Forbidden
 from .models import ModerationAction
 
 Kind = ModerationAction.Kind
-PAIRS = {Kind.MUTE: Kind.UNMUTE, Kind.SUSPEND: Kind.UNSUSPEND, Kind.BAN: Kind.UNBAN}
+PAIRS: dict[str, str] = {Kind.MUTE: Kind.UNMUTE, Kind.SUSPEND: Kind.UNSUSPEND, Kind.BAN: Kind.UNBAN}
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ def check_may_play_rated(user: Any) -> None:
                         code="suspended")
 
 
-def hidden(message_ref: Any = None) -> Exists:
+def hidden(message_ref: OuterRef | None = None) -> Exists:
     """``Exists(...)`` true for a chat message a moderator hid (``message_ref`` defaults to ``OuterRef("pk")``)."""
     return Exists(ModerationAction.objects.filter(message_id=message_ref or OuterRef("pk"), kind=Kind.HIDE))
 

@@ -26,6 +26,7 @@ from ai import analysis as core
 from games import db
 from games.errors import Conflict, DomainError, Forbidden
 from games.models import Match
+from games.requesters import RawId, Requester
 from games.selectors import get_match, record
 
 from .models import AnalysisRequest, MatchAnalysis
@@ -57,7 +58,7 @@ def check_finished(match: Match) -> None:
                        code="match_in_play")
 
 
-def request_analysis(*, match_id: Any, user: Any) -> tuple[str, AnalysisRequest | MatchAnalysis]:
+def request_analysis(*, match_id: RawId, user: Requester) -> tuple[str, AnalysisRequest | MatchAnalysis]:
     """Queue the analysis of a finished match: ``("stored", analysis)`` or ``("queued", request)``."""
     if user is None or not user.is_authenticated:
         raise Forbidden("log in to ask for an analysis", code="login_required")

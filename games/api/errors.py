@@ -11,7 +11,7 @@ import math
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -48,17 +48,17 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
     if isinstance(exc, PermissionDenied):
         return error_response(403, "forbidden", str(exc) or "permission denied")
     if isinstance(exc, exceptions.Throttled):
-        throttles = getattr(context.get("view"), "get_throttles", lambda: [])()
-        scope = getattr(context.get("request"), "cairn_limited_scope", None) or (
-            getattr(throttles[0], "scope", "") if throttles else "")
-        wait = max(1, math.ceil(exc.wait or 1))
+        throttles: list[Any] = getattr(context.get("view"), "get_throttles", list)()
+        scope = str(getattr(context.get("request"), "cairn_limited_scope", None) or (
+            getattr(throttles[0], "scope", "") if throttles else "") or "")
+        wait = max(1, math.ceil(getattr(exc, "wait", None) or 1))
         return error_response(429, "rate_limited", limited_message(scope, wait), {"Retry-After": str(wait)})
     if isinstance(exc, exceptions.APIException):
         headers = {}
-        if getattr(exc, "auth_header", None):
-            headers["WWW-Authenticate"] = exc.auth_header
-        if getattr(exc, "wait", None):
-            headers["Retry-After"] = str(max(1, math.ceil(exc.wait)))
+        if auth_header := getattr(exc, "auth_header", None):
+            headers["WWW-Authenticate"] = auth_header
+        if wait_for := getattr(exc, "wait", None):
+            headers["Retry-After"] = str(max(1, math.ceil(wait_for)))
         if isinstance(exc, exceptions.ValidationError):
             return error_response(status.HTTP_400_BAD_REQUEST, "invalid", shorten("; ".join(_flatten(exc.detail))))
         code = exc.get_codes() if isinstance(exc.get_codes(), str) else exc.default_code
@@ -67,14 +67,14 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
 
 
 @csrf_exempt  # a POST to no route is a 404 whoever sends it, not a CSRF page (an id out of range)
-def api_not_found(request, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN201
+def api_not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
     """Unknown routes under /api/ answer in the same error shape."""
     from django.http import JsonResponse
 
     return JsonResponse({"error": {"code": "not_found", "message": f"no API route {request.path}"}}, status=404)
 
 
-def server_error(request, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN201
+def server_error(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
     """handler500: the error shape for the API, Django's page for everything else."""
     from django.http import JsonResponse
     from django.views import defaults

@@ -12,7 +12,7 @@ Bodies themselves are checked by the API's parser (:mod:`games.api.parsers`).
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 from urllib.parse import unquote_to_bytes
 
 from django.conf import settings

@@ -86,7 +86,7 @@ class GameSerializer(serializers.Serializer):
 
 class BotLevelSerializer(serializers.Serializer):
     level = serializers.CharField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # a declared field, not DRF's Field.label
     description = serializers.CharField()
     seconds = serializers.FloatField(allow_null=True, help_text="the search's time budget per move")
     iterations = serializers.IntegerField(allow_null=True, help_text="the search's iteration budget per move")

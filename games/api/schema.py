@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
 
-def drop_slash_aliases(endpoints, **kwargs):  # noqa: ANN001, ANN003, ANN201
+Endpoint = tuple[str, str, str, Any]
+
+
+def drop_slash_aliases(endpoints: list[Endpoint], **kwargs: Any) -> list[Endpoint]:
     """Each API route is also served with/without its trailing slash (games/api/urls.py);
     the schema lists only the spelling the API documents (the first one registered)."""
     seen: set[tuple[str, str]] = set()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 
@@ -10,7 +12,7 @@ class StrictCharField(serializers.CharField):
 
     default_error_messages = {"not_text": "must be a JSON string, not {kind}"}
 
-    def to_internal_value(self, data):  # noqa: ANN001, ANN201
+    def to_internal_value(self, data: Any) -> str:
         if not isinstance(data, str):
             self.fail("not_text", kind=type(data).__name__ if data is not None else "null")
         return super().to_internal_value(data)

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -70,7 +71,7 @@ def redis_client() -> Any:
     backend = shared_cache()
     if not isinstance(backend, RedisCache):
         return None
-    return backend._cache.get_client(write=True)
+    return backend._cache.get_client(write=True)  # type: ignore[attr-defined]  # Django's RedisCache internals
 
 
 class CairnThrottle(SimpleRateThrottle):
@@ -80,7 +81,7 @@ class CairnThrottle(SimpleRateThrottle):
     scope = ""
 
     @property
-    def cache(self) -> Any:  # DRF's class attribute is the context-local default cache
+    def cache(self) -> Any:  # type: ignore[override]  # DRF's class attribute is the context-local default cache
         return shared_cache()
 
     def __init__(self) -> None:  # SimpleRateThrottle reads the rate here; ours is read per request
@@ -238,7 +239,7 @@ PAGE_THROTTLES: dict[str, Any] = {
 class PageThrottleMiddleware:
     """The same limits for the pages' forms (POST only), so the API's are not side-stepped."""
 
-    def __init__(self, get_response: Any) -> None:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:

@@ -1,11 +1,14 @@
-from django.urls import include, path, re_path
+from collections.abc import Callable
+from typing import Any
+
+from django.urls import URLPattern, include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from . import converters, views  # noqa: F401 - registers the "id" converter
 from .errors import api_not_found
 
 
-def both(route: str, view, name: str) -> list:  # noqa: ANN001
+def both(route: str, view: Callable[..., Any], name: str) -> list[URLPattern]:
     """The route as the API documents it, and the same with/without the trailing slash."""
     other = route[:-1] if route.endswith("/") else route + "/"
     return [path(route, view, name=name), path(other, view)]

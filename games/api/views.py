@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -12,18 +14,19 @@ from rest_framework import permissions, status
 from rest_framework.authtoken.models import Token
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.serializers import BaseSerializer
 from rest_framework.views import APIView
 
 import ai
 from engine import all_games
 
 from .. import db, selectors, services
+from ..audit.receipts import head_receipt
 from ..botapi import bots
+from ..clocks import CASUAL_TIME_CONTROL
 from ..errors import BadRequest, Conflict, excerpt
 from ..ids import MAX_ID
 from ..models import Match
-from ..clocks import CASUAL_TIME_CONTROL
-from ..audit.receipts import head_receipt
 from .responses import (
     EventsSerializer,
     GamesSerializer,
@@ -32,7 +35,6 @@ from .responses import (
     RecordSerializer,
     VerifySerializer,
 )
-from .throttles import AccountLoginThrottle, ActionThrottle, CreateMatchThrottle, LoginThrottle, RegisterThrottle
 from .serializers import (
     ActionSerializer,
     CreateMatchSerializer,
@@ -41,6 +43,13 @@ from .serializers import (
     JoinSerializer,
     SeqSerializer,
     TokenSerializer,
+)
+from .throttles import (
+    AccountLoginThrottle,
+    ActionThrottle,
+    CreateMatchThrottle,
+    LoginThrottle,
+    RegisterThrottle,
 )
 
 ERRORS = {
@@ -53,10 +62,11 @@ ERRORS = {
 }
 
 
-def _valid(serializer_class, request: Request) -> dict:  # noqa: ANN001
+def _valid(serializer_class: type[BaseSerializer[Any]], request: Request) -> dict[str, Any]:
     serializer = serializer_class(data=request.data)
     serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
+    data: dict[str, Any] = serializer.validated_data
+    return data
 
 
 class RegisterView(APIView):

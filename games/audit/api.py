@@ -37,6 +37,13 @@ class TransparencyThrottle(CairnThrottle):
     scope = "transparency"
 
 
+def _required(request: Request, name: str) -> int:
+    """:func:`_whole` of a required parameter (400 when it is missing)."""
+    value = _whole(request, name)
+    assert value is not None  # _whole refuses a missing required parameter
+    return value
+
+
 def _whole(request: Request, name: str, *, required: bool = True) -> int | None:
     raw = request.query_params.get(name)
     if raw is None:
@@ -111,7 +118,7 @@ class ProofView(APIView):
         responses={200: InclusionSerializer, 400: BAD, 404: NOT_FOUND, 429: LIMITED},
     )
     def get(self, request: Request) -> Response:
-        match = _whole(request, "match")
+        match = _required(request, "match")
         return Response(log.inclusion(match, _whole(request, "size", required=False)))
 
 
@@ -127,4 +134,4 @@ class ConsistencyView(APIView):
         responses={200: ConsistencySerializer, 400: BAD, 404: NOT_FOUND, 429: LIMITED},
     )
     def get(self, request: Request) -> Response:
-        return Response(log.consistency(_whole(request, "from"), _whole(request, "to")))
+        return Response(log.consistency(_required(request, "from"), _required(request, "to")))

@@ -67,7 +67,7 @@ def _append_checkpoint() -> dict[str, Any] | None:
         last = Checkpoint.objects.order_by("-size").first()
         logged = _logged_heads()
         size = LogLeaf.objects.count()
-        new = []
+        new: list[LogLeaf] = []
         matches = Match.objects.filter(seq__gt=0).order_by("pk").only(
             "pk", "seq", "last_hash", "chain_version", "game_id", "players", "options", "status")
         for match in matches:

@@ -14,6 +14,8 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
 from engine import receipt as format_
 
 from ..projection import has_redaction
@@ -31,7 +33,7 @@ def sign(match_id: int, seq: int, head_hash: str, moment: datetime | str) -> dic
 
 
 @lru_cache(maxsize=4096)
-def _signature(private: Any, message: bytes) -> str:
+def _signature(private: Ed25519PrivateKey, message: bytes) -> str:
     """Ed25519 signatures are deterministic: every viewer class of a position shows the same receipt, signed once."""
     return private.sign(message).hex()
 
@@ -44,11 +46,13 @@ def shows_hashes(match: Any, finished: bool) -> bool:
 def head_time(match: Any, aggregate: Any) -> datetime | None:
     """The timestamp of the aggregate's head event: the one it folded or stored last, else from the rows it keeps,
     else read."""
-    if aggregate.last_time is not None:
-        return aggregate.last_time
+    last_time: datetime | None = aggregate.last_time
+    if last_time is not None:
+        return last_time
     kept = aggregate.newest
     if kept and kept[-1].seq == aggregate.seq and kept[-1].hash == aggregate.last_hash:
-        return kept[-1].timestamp
+        kept_time: datetime = kept[-1].timestamp
+        return kept_time
     from ..models import Event
 
     return (Event.objects.filter(match_id=match.pk, seq=aggregate.seq, hash=aggregate.last_hash)

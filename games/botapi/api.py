@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser, User
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
@@ -11,7 +14,7 @@ from rest_framework.views import APIView
 from ..api.serializers import ErrorBodySerializer
 from ..api.throttles import AccountThrottle
 from . import bots, tokens
-from .models import SCOPES
+from .models import SCOPES, BotAccount
 
 ERR = {code: OpenApiResponse(ErrorBodySerializer, description=text) for code, text in {
     400: "bad input", 401: "not logged in, or an expired or revoked token", 403: "a token lacks the scope",
@@ -82,8 +85,8 @@ class AccessTokenView(APIView):
         return Response(tokens.as_json(tokens.revoke(request.user, token_id)))
 
 
-def _bot_status(user) -> dict:  # noqa: ANN001
-    account = bots.BotAccount.objects.filter(user_id=user.pk).first()
+def _bot_status(user: User | AnonymousUser) -> dict[str, Any]:
+    account = BotAccount.objects.filter(user_id=user.pk).first()  # type: ignore[misc]  # an authenticated view
     return {"user": user.username, "bot": account is not None,
             "since": account.created_at.isoformat() if account is not None else None}
 

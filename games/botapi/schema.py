@@ -9,7 +9,7 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 _LINE = {"type": "object", "description": "one JSON object a line; an empty line is the keep-alive",
          "additionalProperties": True}
 _ERROR = {"description": "refused", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}}
-_AUTH = [{"tokenAuth": []}, {"cookieAuth": []}, {"bearerAuth": []}]
+_AUTH: list[dict[str, list[str]]] = [{"tokenAuth": []}, {"cookieAuth": []}, {"bearerAuth": []}]
 
 
 def _stream(summary: str, description: str, parameters: list[dict[str, Any]], codes: tuple[int, ...]) -> dict[str, Any]:
@@ -38,7 +38,7 @@ def add_streams(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     return result
 
 
-class BearerScheme(OpenApiAuthenticationExtension):
+class BearerScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]  # drf-spectacular's __init_subclass__
     """``Authorization: Bearer <token>`` in the schema's security schemes."""
 
     target_class = "games.botapi.tokens.BearerAuthentication"

@@ -22,12 +22,14 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from typing import Any, AsyncIterator
+from collections.abc import AsyncIterator
+from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.utils import timezone
 
 from .. import clocks, notify, selectors
@@ -90,7 +92,7 @@ class Stream:
         if self.layer is None:
             await asyncio.Event().wait()  # no layer: only the keep-alive ticks wake the stream
         while True:
-            message = await self.layer.receive(self.channel)
+            message: dict[str, Any] = await self.layer.receive(self.channel)
             if notify.ours(message):
                 return message
 
@@ -185,12 +187,15 @@ async def _next_line(match_id: int, user: Any, last: int) -> dict[str, Any] | No
     of the same viewer class at the same position.  A spectator of a delayed match reads their own."""
     match, seq, last_hash = await _heads.get(match_id, lambda: _run(_head, match_id))
     viewer = selectors.seat_of(match, user)
+    line: dict[str, Any] | None
     if viewer is None and selectors.spectator_delay(match) is not None:
-        return await _run(_match_changes, match_id, user, last)
+        line = await _run(_match_changes, match_id, user, last)
+        return line
     if seq <= last:
         return None
     key = (match_id, seq, last_hash, viewer, last)
-    return await _lines.get(key, lambda: _run(_change_at, match, user, last))
+    line = await _lines.get(key, lambda: _run(_change_at, match, user, last))
+    return line
 
 
 def _change_at(match: Match, user: Any, last: int) -> dict[str, Any] | None:
@@ -222,7 +227,7 @@ async def _match_lines(stream: Stream, match_id: int, user: Any, after: int | No
         while not stream.expired():
             try:
                 await asyncio.wait_for(changed.wait(), timeout=max(0.0, sent + keepalive - time.monotonic()))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
             changed.clear()
             await stream.tick()
@@ -243,7 +248,7 @@ async def _match_lines(stream: Stream, match_id: int, user: Any, after: int | No
         await stream.close()
 
 
-async def match_stream(request: HttpRequest, match_id: int) -> HttpResponse:
+async def match_stream(request: HttpRequest, match_id: int) -> HttpResponseBase:
     """``GET /api/stream/match/{id}?after=n``."""
     try:
         user = await authenticate(request)
@@ -316,7 +321,7 @@ def _challenge_line(kind: str, message: dict[str, Any]) -> dict[str, Any]:
     from ..ranking import challenges
     from ..ranking.models import Challenge
 
-    found = Challenge.objects.select_related("challenger", "challenged").filter(pk=message.get("challenge")).first()
+    found = Challenge.objects.select_related("challenger", "challenged").filter(pk=message.get("challenge")).first()  # type: ignore[misc]  # the id the notice carries
     return {"type": kind, "challenge": challenges.as_json(found) if found else {"id": message.get("challenge")}}
 
 
@@ -369,7 +374,7 @@ async def _account_lines(stream: Stream, user: Any, first: list[dict[str, Any]])
         while not stream.expired() and not overflow.is_set():
             try:
                 message = await asyncio.wait_for(queue.get(), timeout=keepalive)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 await stream.tick()
                 ticks += 1
                 if ticks % RECHECK_TICKS == 0:
@@ -380,20 +385,22 @@ async def _account_lines(stream: Stream, user: Any, first: list[dict[str, Any]])
                 yield b"\n"
                 continue
             await stream.tick()
-            line = await _translate(stream, user, message)
-            if line is None or not _new(line, reported):
+            translated = await _translate(stream, user, message)
+            if translated is None or not _new(translated, reported):
                 continue
-            if line["type"] == "match_finished":
-                await stream.leave(notify.group_name(line["match"]))
-            yield _line(line)
+            if translated["type"] == "match_finished":
+                await stream.leave(notify.group_name(translated["match"]))
+            yield _line(translated)
     finally:
         listener.cancel()
         await stream.close()
 
 
 async def _translate(stream: Stream, user: Any, message: dict[str, Any]) -> dict[str, Any] | None:
+    line: dict[str, Any] | None
     if message.get("type") == "match.changed":
-        return await _run(_match_state, message.get("match_id"), user, message.get("seq"))
+        line = await _run(_match_state, message.get("match_id"), user, message.get("seq"))
+        return line
     if message.get("type") != "user.message":
         return None
     body = message.get("message") or {}
@@ -402,13 +409,14 @@ async def _translate(stream: Stream, user: Any, message: dict[str, Any]) -> dict
         await stream.join(notify.group_name(body["match"]))
         return {"type": "match_started", "match": body["match"], "reason": body.get("reason")}
     if kind in USER_TYPES:
-        return await _run(_challenge_line, USER_TYPES[kind], body)
+        line = await _run(_challenge_line, USER_TYPES[kind], body)
+        return line
     if kind == "rematch_offered":
         return {"type": "rematch_offered", "match": body.get("match"), "from": body.get("from")}
     return None
 
 
-async def event_stream(request: HttpRequest) -> HttpResponse:
+async def event_stream(request: HttpRequest) -> HttpResponseBase:
     """``GET /api/stream/event``."""
     try:
         user = await authenticate(request)

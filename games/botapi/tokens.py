@@ -23,8 +23,8 @@ from rest_framework.authentication import BaseAuthentication, get_authorization_
 from .. import db
 from ..api.authentication import CairnTokenAuthentication
 from ..errors import BadRequest, NotFound
-from .models import SCOPES, AccessToken
 from . import throttles
+from .models import SCOPES, AccessToken
 from .scopes import check_scope
 
 PREFIX = "cairn_"

@@ -1,4 +1,3 @@
-from django.urls import path
 
 from ..api.urls import both
 from . import api, streams

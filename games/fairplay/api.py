@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .models import TakebackOffer
+
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -73,7 +78,7 @@ class TakebackSerializer(serializers.Serializer):
     offer = serializers.JSONField(allow_null=True, help_text="the offer to a person: id, seat, by, seq, status")
 
 
-def _takeback_body(match_id: int, status_: str, offer: object = None) -> dict:
+def _takeback_body(match_id: int, status_: str, offer: TakebackOffer | None = None) -> dict[str, Any]:
     from ..models import Match
     from . import takebacks
 

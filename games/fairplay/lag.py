@@ -56,7 +56,7 @@ def record(match_id: int, seat: int, sample_ms: float) -> float | None:
         estimate = round(fold(float(previous) if previous is not None else None, sample_ms), 1)
         r.set(key, estimate, ex=TTL)
         return estimate
-    except Exception:  # noqa: BLE001 - no estimate: the move's own claim is used
+    except Exception:  # no estimate: the move's own claim is used
         log.exception("could not record the lag of seat %s of match %s", seat, match_id)
         return None
 
@@ -65,7 +65,7 @@ def estimate_ms(match_id: int, seat: int) -> float | None:
     """``seat``'s recent round trip on its socket (ms), or None."""
     try:
         found = presence._redis().get(_key(match_id, seat))
-    except Exception:  # noqa: BLE001
+    except Exception:
         log.exception("could not read the lag of seat %s of match %s", seat, match_id)
         return None
     return float(found) if found is not None else None

@@ -25,10 +25,11 @@ from django.conf import settings
 from django.utils import timezone
 
 from .. import services
-from ..aggregate import MatchAggregate
+from ..aggregate import SYSTEM, MatchAggregate
 from ..clocks import REALTIME
 from ..errors import BadRequest, Conflict, Forbidden
 from ..models import Event, Match, Seat
+from ..requesters import RawId, Requester
 from . import presence
 
 MIN_GRACE = 20  # seconds
@@ -45,7 +46,8 @@ def grace_seconds(time_control: dict[str, Any] | None) -> int | None:
     if not time_control or time_control.get("kind") != REALTIME:
         return None
     seconds = 10 + time_control["base"] / 10 + 2 * time_control["increment"]
-    return max(1, round(min(max(seconds, MIN_GRACE), MAX_GRACE) * settings.CAIRN_LEAVER_GRACE_FACTOR))
+    grace: int = max(1, round(min(max(seconds, MIN_GRACE), MAX_GRACE) * settings.CAIRN_LEAVER_GRACE_FACTOR))
+    return grace
 
 
 def _last_here(match_id: int, seat: int) -> float | None:
@@ -111,7 +113,7 @@ def claim_status(match: Match, seats: list[Seat], seat: int | None, *, now: floa
     if other is None or other.is_bot:
         return _refused(seat, "claim_not_available", "your opponent is a bot: it never leaves")
     found = found if found is not None else presence.seats(match.pk, match.players)
-    name = other.user.username if other.user_id else f"seat {absent}"
+    name = other.user.username if other.user is not None else f"seat {absent}"
     since = gone_since(match.pk, absent, found[absent])
     if since is None:
         return _refused(seat, "opponent_present", f"{name} is connected: a claim needs them gone for {grace} s",
@@ -126,18 +128,19 @@ def claim_status(match: Match, seats: list[Seat], seat: int | None, *, now: floa
     return ClaimStatus(seat=seat, absent=absent, grace=grace, since=since)
 
 
-def claim(*, match_id: Any, user: Any, result: Any) -> Match:
+def claim(*, match_id: RawId, user: Requester, result: object) -> Match:
     """Claim the win or a draw against an opponent gone past the grace period (2 players, real-time).
 
     400 ``bad_result``; 403 ``not_a_player``; 409 ``match_finished`` (a second claim, or a match
     already over), ``claim_not_available``, ``opponent_present``, ``claim_too_early``; 503
     ``presence_unavailable``.  Checked inside the match's append lock against the stored events, so a
     move that arrives first makes the claim too early, and two claims never both land."""
-    services._require_user(user)
+    user = services._require_user(user)
     if result not in RESULTS:
         raise BadRequest(f"'result' must be 'win' or 'draw', not {result!r}", code="bad_result")
 
     def decide(match: Match, aggregate: MatchAggregate, seats: list[Seat]) -> None:
+        seat: int | None
         if not aggregate.finished:
             seat = services._own_seat(aggregate, seats, user)
         else:
@@ -145,6 +148,7 @@ def claim(*, match_id: Any, user: Any, result: Any) -> Match:
         status = claim_status(match, seats, seat, finished=aggregate.finished)
         if not status.available:
             raise (Forbidden if status.code == "not_a_player" else Conflict)(status.reason, code=status.code)
+        assert seat is not None and status.absent is not None and status.grace is not None  # as available says
         aggregate.claim(seat, status.absent, result, status.grace, bytes.fromhex(match.seed),
                         services.user_actor(user))
 
@@ -170,7 +174,7 @@ def abandon_absent(match_id: int, *, now: float | None = None) -> list[int]:
             if since is None or moment < since + grace:
                 continue
             if aggregate.abortable:
-                aggregate.abort(None, seed, services.SYSTEM, reason=f"seat {seat.index} left before moving")
+                aggregate.abort(None, seed, SYSTEM, reason=f"seat {seat.index} left before moving")
                 return
             aggregate.abandon(seat.index, grace, seed, bot=settings.CAIRN_REPLACEMENT_BOT)
             handed.append(seat.index)

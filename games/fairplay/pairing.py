@@ -9,7 +9,8 @@ if every member meets every other member's minimum.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from ..errors import BadRequest
 
@@ -45,8 +46,8 @@ def minimum_of(entry: Any) -> int | None:
 def acceptance(entries: Iterable[Any]) -> Callable[[Any, Any], bool]:
     """``accepts(a, b)``: may the entries ``a`` and ``b`` sit at one table (each meets the other's minimum)?
     Reads each person's rate once, and only when some entry has a minimum."""
-    from .models import QueueFilter
     from . import reliability
+    from .models import QueueFilter
 
     entries = list(entries)
     minimums = dict(QueueFilter.objects.filter(entry_id__in=[e.pk for e in entries])

@@ -53,7 +53,8 @@ def _redis() -> Any:
 
 
 def _prefix() -> str:
-    return getattr(settings, "CHANNEL_LAYERS", {}).get("default", {}).get("CONFIG", {}).get("prefix", "cairn")
+    prefix: str = getattr(settings, "CHANNEL_LAYERS", {}).get("default", {}).get("CONFIG", {}).get("prefix", "cairn")
+    return prefix
 
 
 def ttl() -> int:
@@ -157,7 +158,7 @@ def absent_since_joining(entries: list[tuple[int, float]], seconds: float) -> se
         return set()
     cutoff = time.time() - seconds
     return {user for user, joined in entries
-            if not found[user].here and found[user].seen is not None and joined <= found[user].seen <= cutoff}
+            if not found[user].here and (seen := found[user].seen) is not None and joined <= seen <= cutoff}
 
 
 def _watch_key(match_id: int) -> str:

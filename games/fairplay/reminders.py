@@ -75,12 +75,14 @@ def due(now: datetime | None = None) -> list[Due]:
     found: list[Due] = []
     for clock in clocks:
         match = clock.match
-        days = match.time_control.get("days")
-        if clock.seq != match.seq or type(days) is not int or now < reminder_time(clock.deadline, days):
+        days = (match.time_control or {}).get("days")
+        deadline = clock.deadline
+        if clock.seq != match.seq or deadline is None or type(days) is not int or now < reminder_time(deadline, days):
             continue  # the index lags the match (a move is being stored), or it is not time yet
         to_move = set(match.to_move or [])
         for seat in Seat.objects.filter(match=match, index__in=to_move, user__isnull=False, bot_level=""):
-            found.append(Due(match.pk, match.seq, seat.user_id, clock.deadline))
+            if seat.user_id is not None:  # always: the query asks for seats with a user
+                found.append(Due(match.pk, match.seq, seat.user_id, deadline))
     if not found:
         return []
     opted = set(ReminderSetting.objects.filter(user_id__in={d.user_id for d in found}, correspondence_reminder=True)
@@ -99,6 +101,7 @@ def send(item: Due, now: datetime | None = None) -> str:
     """Send one reminder, at most once per (match, seq, person): ``sent``, ``already_sent``, ``stale``,
     ``unverified``."""
     from django.contrib.auth import get_user_model
+
     from engine import get_game
 
     now = now or timezone.now()
@@ -108,7 +111,7 @@ def send(item: Due, now: datetime | None = None) -> str:
     user = get_user_model().objects.get(pk=item.user_id)
     if not emails.is_verified(user):  # mail goes only to an address its owner proved they read
         return "unverified"
-    days = match.time_control["days"]
+    days = (match.time_control or {})["days"]
     context = {
         "user": user, "match": match, "game_name": get_game(match.game_id).name, "days": days,
         "deadline": item.deadline, "left": _left((item.deadline - now).total_seconds()),
@@ -132,7 +135,7 @@ def send_due(now: datetime | None = None) -> dict[str, int]:
     for item in due(now):
         try:
             outcome = send(item, now)
-        except Exception:  # noqa: BLE001 - one bad address must not stop the others; the next run retries
+        except Exception:  # one bad address must not stop the others; the next run retries
             log.exception("could not send the reminder of match %s at seq %s", item.match_id, item.seq)
             outcome = "failed"
         counts[outcome] = counts.get(outcome, 0) + 1

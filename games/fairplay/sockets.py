@@ -26,21 +26,21 @@ END_QUEUE_ENTRY = "games.fairplay.tasks.end_queue_entry"
 def _send_task(name: str, args: tuple, countdown: float) -> None:
     try:
         current_app.send_task(name, args, countdown=countdown)
-    except Exception:  # noqa: BLE001 - the periodic sweep does it a few seconds later
+    except Exception:  # the periodic sweep does it a few seconds later
         log.exception("could not queue %s%r", name, args)
 
 
 def watch_opened(match_id: int, channel: str) -> None:
     try:
         presence.watch(match_id, channel)
-    except Exception:  # noqa: BLE001
+    except Exception:
         log.exception("could not note a presence panel of match %s", match_id)
 
 
 def watch_closed(match_id: int, channel: str) -> None:
     try:
         presence.unwatch(match_id, channel)
-    except Exception:  # noqa: BLE001
+    except Exception:
         log.exception("could not forget a presence panel of match %s", match_id)
 
 
@@ -54,7 +54,7 @@ def seat_opened(match_id: int, seat: int, channel: str) -> None:
     try:
         if presence.seat_here(match_id, seat, channel):
             _push(match_id, seat)
-    except Exception:  # noqa: BLE001 - Redis away: presence is unknown, nothing is decided on it
+    except Exception:  # Redis away: presence is unknown, nothing is decided on it
         log.exception("could not mark seat %s of match %s present", seat, match_id)
 
 
@@ -71,19 +71,19 @@ def seat_closed(match_id: int, seat: int, channel: str) -> None:
         if not presence.seat_gone(match_id, seat, channel):
             return
         _push(match_id, seat)
-    except Exception:  # noqa: BLE001
+    except Exception:
         log.exception("could not mark seat %s of match %s gone", seat, match_id)
         return
     match = Match.objects.filter(pk=match_id).only("players", "time_control", "status").first()
     grace = grace_seconds(match.time_control) if match is not None else None
-    if grace is not None and match.players >= 3 and match.status == Match.Status.ACTIVE:
+    if grace is not None and match is not None and match.players >= 3 and match.status == Match.Status.ACTIVE:
         _send_task(CHECK_LEAVER, (match_id,), grace + 1)
 
 
 def page_opened(user_id: int, channel: str) -> None:
     try:
         presence.page_here(user_id, channel)
-    except Exception:  # noqa: BLE001
+    except Exception:
         log.exception("could not mark the pages of user %s open", user_id)
 
 
@@ -93,7 +93,7 @@ def page_closed(user_id: int, channel: str) -> None:
     try:
         if not presence.page_gone(user_id, channel):
             return
-    except Exception:  # noqa: BLE001
+    except Exception:
         log.exception("could not mark a page of user %s closed", user_id)
         return
     _send_task(END_QUEUE_ENTRY, (user_id,), settings.CAIRN_QUEUE_LEAVE_GRACE_SECONDS + 1)

@@ -5,11 +5,11 @@ from django.db import migrations
 from games import triggers
 
 
-def install(apps, schema_editor):  # noqa: ANN001
+def install(apps, schema_editor):
     triggers.install(schema_editor.connection)
 
 
-def uninstall(apps, schema_editor):  # noqa: ANN001
+def uninstall(apps, schema_editor):
     triggers.uninstall(schema_editor.connection)
 
 

@@ -10,11 +10,11 @@ from django.db import migrations, models
 from games import triggers
 
 
-def install(apps, schema_editor):  # noqa: ANN001
+def install(apps, schema_editor):
     triggers.install(schema_editor.connection)  # idempotent: adds the TRUNCATE trigger
 
 
-def keep(apps, schema_editor):  # noqa: ANN001
+def keep(apps, schema_editor):
     pass
 
 

@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
 from django.db import connections
@@ -85,7 +86,7 @@ def run_checks(named: dict[str, Check], *, timeout: float) -> dict[str, dict[str
         outcome: dict[str, Any] = {"ok": False, "error": "the check did not finish"}
         try:
             check()
-        except Exception as exc:  # the check's failure is the answer
+        except Exception as exc:  # noqa: BLE001 - the check's failure is the answer
             outcome = {"ok": False, "error": _describe(exc)}
         else:
             outcome = {"ok": True}
@@ -162,7 +163,7 @@ def _redis_cache_url() -> str | None:
 
 def channel_layer_urls() -> list[str]:
     """The Redis servers of the default channel layer (channels-redis ``hosts``: URLs or dicts)."""
-    config = settings.CHANNEL_LAYERS.get("default", {})
+    config: dict[str, Any] = settings.CHANNEL_LAYERS.get("default", {})
     if "Redis" not in config.get("BACKEND", ""):
         return []
     urls = []

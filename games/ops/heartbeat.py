@@ -76,12 +76,12 @@ def start(name: str | None = None) -> threading.Thread:
         while not _stop.is_set():
             try:
                 beat(name)
-            except Exception as exc:  # Redis away: the next beat tries again
+            except Exception as exc:  # noqa: BLE001 - Redis away: the next beat tries again
                 logger.warning("worker heartbeat failed: %s", exc)
             _stop.wait(every)
         try:
             forget(name)
-        except Exception:
+        except Exception:  # noqa: BLE001 - shutting down: a stale entry ages out within the hour
             pass
 
     thread = threading.Thread(target=run, name="cairn-worker-heartbeat", daemon=True)

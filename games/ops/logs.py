@@ -20,7 +20,8 @@ import contextvars
 import logging
 import re
 import uuid
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from pythonjsonlogger.json import JsonFormatter
 
@@ -111,7 +112,7 @@ class TextLines(logging.Formatter):
     def __init__(self) -> None:
         super().__init__("%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s")
 
-    def formatMessage(self, record: logging.LogRecord) -> str:  # noqa: N802 - logging's name
+    def formatMessage(self, record: logging.LogRecord) -> str:  # logging's name
         line = super().formatMessage(record)
         return _CONTROL.sub(lambda found: repr(found.group())[1:-1], line)
 

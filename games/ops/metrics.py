@@ -17,7 +17,8 @@ from __future__ import annotations
 import glob
 import hmac
 import os
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any, cast
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseNotFound
@@ -72,7 +73,7 @@ def extra_dirs() -> list[str]:
 def mark_process_dead(pid: int) -> None:
     """Drop a finished process's live gauges (gunicorn's ``child_exit``, Celery's process shutdown)."""
     if multiprocess_dir():
-        multiprocess.mark_process_dead(pid)
+        multiprocess.mark_process_dead(pid)  # type: ignore[no-untyped-call]  # untyped in prometheus-client
 
 
 class _Merged:
@@ -83,7 +84,7 @@ class _Merged:
 
     def collect(self) -> Any:
         files = sorted(path for directory in self.paths for path in glob.glob(os.path.join(directory, "*.db")))
-        return multiprocess.MultiProcessCollector.merge(files, accumulate=True)
+        return multiprocess.MultiProcessCollector.merge(files, accumulate=True)  # type: ignore[no-untyped-call]  # untyped
 
 
 class QueueDepthCollector:
@@ -95,7 +96,7 @@ class QueueDepthCollector:
         queue = settings.CELERY_TASK_DEFAULT_QUEUE
         try:
             depth = _queue_depth(queue)
-        except Exception:  # the broker is away: no sample rather than a failed scrape (/readyz says why)
+        except Exception:  # noqa: BLE001 - the broker is away: no sample rather than a failed scrape (/readyz says why)
             return
         family.add_metric([queue], depth)
         yield family
@@ -107,7 +108,7 @@ def _queue_depth(queue: str) -> int:
     client = redis.Redis.from_url(settings.CELERY_BROKER_URL, socket_timeout=0.5, socket_connect_timeout=0.5)
     try:
         # Kombu's Redis transport keeps a queue as a list, one per priority step (the default one is the name).
-        return int(client.llen(queue))
+        return int(cast(int, client.llen(queue)))  # a synchronous client: an int, not an awaitable
     finally:
         client.close()
 

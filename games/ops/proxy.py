@@ -13,8 +13,8 @@ cannot choose the address its rate limits count against.  DRF's throttles read `
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse

@@ -5,19 +5,24 @@ Documented in docs/API.md ("Ranked play") and in the OpenAPI schema at /api/sche
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.serializers import BaseSerializer
 from rest_framework.views import APIView
 
 from .. import selectors as match_selectors
 from .. import services as match_services
+from ..api.responses import MatchSerializer
 from ..api.serializers import ErrorBodySerializer
 from ..fairplay import pairing
 from . import challenges, matchmaking, selectors
 from . import services as ranked_services
-from ..api.responses import MatchSerializer
+from .models import QueueEntry
+from .responses import ChallengeSerializer as ChallengeResponseSerializer
 from .responses import (
     ChallengesSerializer,
     HistorySerializer,
@@ -28,8 +33,6 @@ from .responses import (
     QueuesSerializer,
     RankedSerializer,
 )
-from .responses import ChallengeSerializer as ChallengeResponseSerializer
-from .models import QueueEntry
 
 ERR = {code: OpenApiResponse(ErrorBodySerializer, description=text) for code, text in {
     400: "malformed input", 403: "not allowed (log in; not your seat or challenge)", 404: "no such thing",
@@ -58,10 +61,11 @@ class ChallengeSerializer(serializers.Serializer):
     time_control = serializers.JSONField(required=False, help_text=TIME_CONTROL_HELP)
 
 
-def _valid(serializer_class, request: Request) -> dict:  # noqa: ANN001
+def _valid(serializer_class: type[BaseSerializer[Any]], request: Request) -> dict[str, Any]:
     serializer = serializer_class(data=request.data)
     serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
+    data: dict[str, Any] = serializer.validated_data
+    return data
 
 
 def entry_json(entry: QueueEntry | None) -> dict | None:

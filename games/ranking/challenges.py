@@ -21,12 +21,11 @@ from django.utils import timezone
 
 from engine import OptionError, get_game
 
-from .. import db, services
-from ..errors import BadRequest, Conflict, Forbidden, NotFound
-from .. import clocks, notify
+from .. import clocks, db, notify, services
 from ..accounts import sanctions
-from ..fairplay import reliability
 from ..botapi import bots
+from ..errors import BadRequest, Conflict, Forbidden, NotFound
+from ..fairplay import reliability
 from .models import Challenge
 
 REALTIME_TTL = timedelta(minutes=10)
@@ -70,7 +69,7 @@ def create(
         raise BadRequest(f"'rated' must be true or false, not {rated!r}", code="bad_rated")
     tc = clocks.normalize_time_control(time_control or clocks.DEFAULT_TIME_CONTROL)
     now = timezone.now()
-    ttl = CORRESPONDENCE_TTL if tc["kind"] == clocks.CORRESPONDENCE else REALTIME_TTL
+    ttl = CORRESPONDENCE_TTL if (tc or {})["kind"] == clocks.CORRESPONDENCE else REALTIME_TTL
     with transaction.atomic(using=db.alias()):
         challenge = Challenge.objects.create(
             challenger=user, challenged=target, game_id=game.id, options=normalized, rated=rated,

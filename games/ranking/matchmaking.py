@@ -22,21 +22,21 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections.abc import Callable
 from datetime import datetime
-from typing import Any, Callable
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from engine import get_game
 
-from .. import db, services
-from ..errors import BadRequest, Conflict, NotFound
-from ..models import Match
-from .. import clocks, notify
+from .. import clocks, db, notify, services
 from ..accounts import sanctions
-from ..fairplay import pairing, reliability
 from ..botapi import bots
+from ..errors import BadRequest, Conflict, NotFound
+from ..fairplay import pairing, reliability
+from ..models import Match
 from .models import QueueEntry, Rating
 from .ratings import START_DEVIATION, START_RATING
 

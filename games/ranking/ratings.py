@@ -21,9 +21,10 @@ what lets :func:`rebuild_ladders` reproduce the ladders exactly.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Iterable
+from typing import Any
 
 import glicko2
 from django.db import transaction
@@ -144,6 +145,8 @@ def display(rating: float | None, deviation: float | None) -> dict[str, Any]:
     """How a rating is shown everywhere: ``1523 ± 87``, or ``1500? ± 500`` while provisional."""
     if rating is None:
         rating, deviation = START_RATING, START_DEVIATION
+    if deviation is None:
+        deviation = START_DEVIATION
     provisional = deviation >= PROVISIONAL_DEVIATION
     text = f"{shown(rating)}{'?' if provisional else ''}"
     return {
@@ -233,15 +236,16 @@ def rated_result(match: Match, finished: Any, seats: Iterable[Seat]) -> RatedRes
     payload = finished.payload
     if payload.get("ending") == "aborted" or not payload.get("result"):
         return None
-    users = [seat.user_id for seat in sorted(seats, key=lambda s: s.index)]
-    if None in users or len(set(users)) != len(users):  # every seat a different human account
+    seat_users = [seat.user_id for seat in sorted(seats, key=lambda s: s.index)]
+    users = [user for user in seat_users if user is not None]
+    if len(users) != len(seat_users) or len(set(users)) != len(users):  # every seat a different human account
         return None
     if too_short(match.pk, len(users)):
         return None
     return RatedResult(match.pk, match.game_id, users, list(payload["result"]["ranking"]), finished.timestamp)
 
 
-def _changes(result: RatedResult, current: dict[int, Rating | None], ladder_seq: int) -> list[RatingChange]:
+def _changes(result: RatedResult, current: Mapping[int, Rating | None], ladder_seq: int) -> list[RatingChange]:
     before = []
     for user in result.users:
         rating = current.get(user)

@@ -70,7 +70,7 @@ class RatingShownSerializer(serializers.Serializer):
 
 class BotRatingSerializer(serializers.Serializer):
     bot = serializers.CharField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # a declared field, not DRF's Field.label
     rating = serializers.FloatField(allow_null=True)
     ratings = serializers.DictField(child=serializers.FloatField(allow_null=True))
     text = serializers.CharField()

@@ -11,9 +11,9 @@ import ai
 from engine import all_games, get_game
 
 from ..botapi import bots as bot_accounts
+from ..clocks import time_control_key
 from ..errors import BadRequest, NotFound
 from ..models import Match, Seat
-from ..clocks import time_control_key
 from .models import PROVISIONAL_DEVIATION, Rating, RatingChange
 from .ratings import bot_display, display, shown
 
@@ -153,7 +153,7 @@ def match_history(
             "result": outcome,
             "seat": seat,
             "opponents": [
-                s.user.username if s.user_id and not (s.is_bot and not s.replaced) else f"bot ({s.bot_level})"
+                s.user.username if not (s.is_bot and not s.replaced) and s.user is not None else f"bot ({s.bot_level})"
                 for s in seats if s.index != seat
             ],
             "rating_delta": round(change.rating_after - change.rating_before, 1) if change else None,

@@ -13,6 +13,7 @@ from .. import selectors as match_selectors
 from ..aggregate import MatchAggregate
 from ..errors import NotFound
 from ..models import Event, Match, Seat
+from ..requesters import Requester
 from . import ratings
 from .models import Rating
 
@@ -26,7 +27,8 @@ def _ladder(game_id: str, user_ids: list[int]) -> dict[int, tuple[float, float]]
         return {}
     connection = connections[db.alias()]
     quote = connection.ops.quote_name
-    column = {name: quote(Rating._meta.get_field(name).column) for name in ("user", "game_id", "rating", "deviation")}
+    column = {name: quote(Rating._meta.get_field(name).column)  # type: ignore[union-attr,arg-type]  # concrete fields
+              for name in ("user", "game_id", "rating", "deviation")}
     sql = (
         f"SELECT {column['user']}, {column['rating']}, {column['deviation']} FROM {quote(Rating._meta.db_table)} "
         f"WHERE {column['game_id']} = %s AND {column['user']} IN ({', '.join(['%s'] * len(user_ids))})"
@@ -44,8 +46,8 @@ def seat_ratings(match: Match, seats: list[Seat]) -> list[dict[str, Any]]:
         if seat.is_bot and not seat.replaced:
             shown.append({"seat": seat.index, "kind": "bot", **ratings.bot_display(seat.bot_level, match.game_id)})
             continue
-        rating, deviation = ladder.get(seat.user_id, (None, None))
-        item = {"seat": seat.index, "kind": "human", "user": seat.user.username if seat.user_id else None,
+        rating, deviation = ladder[seat.user_id] if seat.user_id in ladder else (None, None)
+        item = {"seat": seat.index, "kind": "human", "user": seat.user.username if seat.user is not None else None,
                 **ratings.display(rating, deviation)}
         if seat.replaced:
             item["replaced_by"] = ratings.bot_display(seat.bot_level, match.game_id)
@@ -67,7 +69,7 @@ def _shown_moment(match: Match, aggregate: MatchAggregate, now: datetime) -> dat
 
 
 def ranked_view(
-    match: Match, *, now: datetime | None = None, aggregate: MatchAggregate | None = None, user: Any = None
+    match: Match, *, now: datetime | None = None, aggregate: MatchAggregate | None = None, user: Requester = None
 ) -> dict[str, Any]:
     """Rated/casual, time control, live clocks, seat ratings and rating changes of one match.
 

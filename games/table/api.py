@@ -8,6 +8,8 @@ service as the pages (games.table.chat): the same channels, limits and mutes.
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status
@@ -18,6 +20,7 @@ from rest_framework.views import APIView
 from ..api.serializers import ErrorBodySerializer
 from ..errors import BadRequest
 from . import chat
+from .models import ChatMessage
 
 ERR = {code: OpenApiResponse(ErrorBodySerializer, description=text) for code, text in {
     400: "malformed input, too long, or too fast", 403: "not allowed (log in; wrong channel; chat off)",
@@ -41,7 +44,7 @@ class ChatMessageSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
-def message_json(message: chat.ChatMessage) -> dict:
+def message_json(message: ChatMessage) -> dict[str, Any]:
     return {"id": message.pk, "match": message.match_id, "channel": message.channel,
             "author": message.author.username, "text": message.text, "created_at": message.created_at.isoformat()}
 

@@ -73,7 +73,7 @@ def check_text(text: Any) -> str:
     limit = settings.CAIRN_CHAT_MAX_LENGTH
     if len(text) > limit:
         raise BadRequest(f"the message is {len(text)} characters long; the limit is {limit}", code="chat_too_long")
-    return text
+    return str(text)
 
 
 def _check_rate(user: Any) -> None:

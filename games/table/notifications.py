@@ -21,6 +21,7 @@ is printed), a real server with ``EMAIL_URL`` (config/settings.py).
 
 from __future__ import annotations
 
+import functools
 import logging
 from typing import Any
 
@@ -35,8 +36,8 @@ from django.template.loader import render_to_string
 from games import db
 from games.accounts import emails
 from games.errors import BadRequest
-from games.reads import PreparedRead
 from games.models import Match, Seat
+from games.reads import PreparedRead
 
 from .models import NotificationSettings, TurnEmail
 
@@ -71,7 +72,8 @@ def update(*, user: Any, sound: bool, browser: bool, email_turn: bool, email: st
 
 
 def is_correspondence(match: Match) -> bool:
-    return bool(match.time_control) and match.time_control.get("kind") == "correspondence"
+    time_control = match.time_control
+    return bool(time_control and time_control.get("kind") == "correspondence")
 
 
 def on_match_saved(sender: Any, match: Match, seats: list[Seat], **kwargs: Any) -> None:
@@ -90,7 +92,7 @@ def on_match_saved(sender: Any, match: Match, seats: list[Seat], **kwargs: Any) 
     match_id, seq = match.pk, match.seq
     for user_id in user_ids:
         if user_id in wanted:
-            transaction.on_commit(lambda u=user_id: _queue(match_id, seq, u), using=db.alias())
+            transaction.on_commit(functools.partial(_queue, match_id, seq, user_id), using=db.alias())
 
 
 def _queue(match_id: int, seq: int, user_id: int) -> None:
@@ -109,6 +111,7 @@ def send_turn_email(match_id: int, seq: int, user_id: int) -> str:
     if seat is None or seat.index not in (match.to_move or []) or seat.bot_level:
         return "not_to_move"
     user = seat.user
+    assert user is not None  # the seat was found by its user
     prefs = NotificationSettings.objects.filter(user=user, email_turn=True).first()
     if prefs is None or not user.email:
         return "opted_out"
@@ -120,7 +123,7 @@ def send_turn_email(match_id: int, seq: int, user_id: int) -> str:
         "user": user, "match": match, "game_name": get_game(match.game_id).name,
         "url": f"{settings.CAIRN_SITE_URL}/matches/{match.pk}/",
         "settings_url": f"{settings.CAIRN_SITE_URL}/settings/notifications/",
-        "days": match.time_control.get("days"),
+        "days": (match.time_control or {}).get("days"),
     }
     try:
         with transaction.atomic():

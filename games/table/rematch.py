@@ -144,6 +144,7 @@ def _create_copy(match: Match) -> Match:
         else:
             spec.append({"bot": seat.bot_level})
     first = next(seat.user for seat in seats if seat.user_id is not None)
+    first_id = next(seat.user_id for seat in seats if seat.user_id is not None)
     new = services.create_match(
         user=first, game_id=match.game_id, seats=spec, options=match.options,
         rated=match.rated, time_control=match.time_control,
@@ -151,7 +152,7 @@ def _create_copy(match: Match) -> Match:
     # The others take their seats in seat order: join_match takes the first open seat,
     # and nobody else can join before this transaction commits.
     for seat in seats:
-        if seat.user_id is not None and seat.user_id != first.pk:
+        if seat.user_id is not None and seat.user_id != first_id:
             services.join_match(match_id=new.pk, user=seat.user)
     return new
 

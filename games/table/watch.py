@@ -108,8 +108,8 @@ def spectator_counts(match_ids: list[int]) -> dict[int, int]:
         for match_id in match_ids:
             pipe.zcount(_key(match_id), since, "+inf")
         return {m: int(n) for m, n in zip(match_ids, pipe.execute())}
-    except Exception:  # noqa: BLE001
-        return {m: 0 for m in match_ids}
+    except Exception:  # noqa: BLE001 - Redis away: no spectator counts rather than a broken list
+        return dict.fromkeys(match_ids, 0)
 
 
 def live_matches(*, game: str | None = None, kind: str | None = None) -> QuerySet[Match]:
@@ -145,7 +145,6 @@ def live_matches(*, game: str | None = None, kind: str | None = None) -> QuerySe
 def watch_list(*, game: str | None = None, kind: str | None = None, limit: int = WATCH_LIMIT) -> list[dict[str, Any]]:
     """The watch page's rows: game, players, clock, moves so far and spectators (public facts only)."""
     from games.clocks import time_control_key
-
     from games.selectors import spectator_position
 
     rows = in_play(list(live_matches(game=game, kind=kind)[: limit * 2]))[:limit]
@@ -155,8 +154,8 @@ def watch_list(*, game: str | None = None, kind: str | None = None, limit: int =
         shown = spectator_position(match)  # a rated match's spectator delay: its seq and time as shown
         seats = sorted(match.seats.all(), key=lambda s: s.index)
         players = [
-            {"seat": s.index, "name": s.user.username if s.user_id else _bot_name(s.bot_level),
-             "bot": bool(s.bot_level), "user": s.user.username if s.user_id else None}
+            {"seat": s.index, "name": s.user.username if s.user is not None else _bot_name(s.bot_level),
+             "bot": bool(s.bot_level), "user": s.user.username if s.user is not None else None}
             for s in seats
         ]
         out.append({

@@ -5,16 +5,19 @@ Documented in docs/TOURNAMENTS.md and docs/API.md, and in the OpenAPI schema at 
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.serializers import BaseSerializer
 from rest_framework.views import APIView
 
 from ..api.serializers import ErrorBodySerializer
 from ..errors import BadRequest, NotFound
 from . import seasons, selectors, services
-from .models import Season
+from .models import Entry, Season
 
 ERR = {code: OpenApiResponse(ErrorBodySerializer, description=text) for code, text in {
     400: "malformed input or settings the game does not allow", 403: "not allowed (log in; rating, completion, bots)",
@@ -76,7 +79,7 @@ class StandingSerializer(serializers.Serializer):
     entry = serializers.IntegerField()
     name = serializers.CharField()
     bot = serializers.BooleanField()
-    label = serializers.CharField(help_text="the name, with '(bot)' for a bot")
+    label = serializers.CharField(help_text="the name, with '(bot)' for a bot")  # type: ignore[assignment]  # a declared field
     points = serializers.FloatField()
     games = serializers.IntegerField()
     wins = serializers.IntegerField()
@@ -134,15 +137,16 @@ class SeasonSerializer(serializers.Serializer):
     games = serializers.ListField(child=serializers.DictField(), help_text="the latest games counted in it")
 
 
-def entry_json(entry) -> dict:  # noqa: ANN001
+def entry_json(entry: Entry) -> dict[str, Any]:
     return {"entry": entry.number, "name": entry.name, "bot": entry.is_bot, "joined_round": entry.joined_round,
             "withdrawn_round": entry.withdrawn_round, "paused": entry.paused, "berserk_next": entry.berserk_next}
 
 
-def _valid(serializer_class, request: Request) -> dict:  # noqa: ANN001
+def _valid(serializer_class: type[BaseSerializer[Any]], request: Request) -> dict[str, Any]:
     serializer = serializer_class(data=request.data)
     serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
+    data: dict[str, Any] = serializer.validated_data
+    return data
 
 
 class TournamentsView(APIView):
@@ -242,9 +246,10 @@ class SeasonView(APIView):
         else:
             if not number.isdigit():
                 raise BadRequest(f"'number' must be a season number, not {number[:20]!r}", code="bad_number")
-            season = Season.objects.filter(game_id=game_id, number=int(number)).first()
-            if season is None:
+            numbered = Season.objects.filter(game_id=game_id, number=int(number)).first()
+            if numbered is None:
                 raise NotFound(f"{game_id} has no season {number}", code="no_season")
+            season = numbered
         return Response({"game": season.game_id, "number": season.number, "starts_at": season.starts_at,
                          "ends_at": season.ends_at, "archived": season.archived,
                          "leaderboard": seasons.leaderboard(season), "games": seasons.games(season)})

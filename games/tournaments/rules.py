@@ -45,7 +45,8 @@ def normalize(data: dict[str, Any], now: datetime | None = None) -> dict[str, An
     if not isinstance(name, str) or not 1 <= len(name.strip()) <= 80:
         raise BadRequest("'name' must be 1 to 80 characters", code="bad_name")
     try:
-        game = get_game(data.get("game")) if isinstance(data.get("game"), str) else None
+        game_id = data.get("game")
+        game = get_game(game_id) if isinstance(game_id, str) else None
     except KeyError:
         game = None
     if game is None:
@@ -113,4 +114,5 @@ def ends_at(tournament: Any) -> datetime | None:
     """When an arena stops pairing (its start plus its length); None for other kinds."""
     if tournament.kind != "arena":
         return None
-    return tournament.starts_at + timedelta(seconds=tournament.duration_seconds or 0)
+    starts_at: datetime = tournament.starts_at
+    return starts_at + timedelta(seconds=tournament.duration_seconds or 0)

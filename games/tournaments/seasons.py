@@ -8,7 +8,7 @@ At a season's end :func:`roll` archives it with its final standings, and the nex
 
 from __future__ import annotations
 
-from datetime import datetime, timezone as dt_timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from django.conf import settings
@@ -31,12 +31,12 @@ def bounds(at: datetime, length: int | None = None) -> tuple[int, datetime, date
     """The season (its number, start and end) that contains ``at``: seasons of ``length`` months
     from January 2026, in UTC."""
     length = length or months()
-    at = at.astimezone(dt_timezone.utc)
+    at = at.astimezone(UTC)
     index = ((at.year - 2026) * 12 + at.month - 1) // length
     first = index * length
 
     def month_start(offset: int) -> datetime:
-        return datetime(2026 + offset // 12, offset % 12 + 1, 1, tzinfo=dt_timezone.utc)
+        return datetime(2026 + offset // 12, offset % 12 + 1, 1, tzinfo=UTC)
 
     return index + 1, month_start(first), month_start(first + length)
 
@@ -69,7 +69,8 @@ def count_match(match: Match, seats: list[Any], places: list[int]) -> None:
 
 def leaderboard(season: Season, limit: int = 100) -> list[dict[str, Any]]:
     if season.archived and season.final_standings is not None:
-        return season.final_standings[:limit]
+        standings: list[dict[str, Any]] = season.final_standings[:limit]
+        return standings
     rows = (SeasonLine.objects.filter(season=season).select_related("user")
             .order_by("-points", "-wins", "games", "user_id")[:limit])
     return [{"rank": rank, "user": line.user.username, "points": line.points, "games": line.games, "wins": line.wins}
@@ -103,6 +104,6 @@ def games(season: Season, limit: int = 20) -> list[dict[str, Any]]:
     for row in rows:
         seats = sorted(row.match.seats.select_related("user"), key=lambda s: s.index)
         places = (row.match.result or {}).get("ranking") or []
-        out.append({"match": row.match_id, "players": [s.user.username if s.user_id else s.bot_level for s in seats],
+        out.append({"match": row.match_id, "players": [s.user.username if s.user is not None else s.bot_level for s in seats],
                     "places": list(places)})
     return out

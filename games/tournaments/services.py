@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
-from typing import Any
+from typing import cast
 
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -21,25 +22,35 @@ import ai
 from engine import tournament as T
 from engine.tournament_audit import recompute_pairing
 
-from .. import db, notify, services as match_services
+from .. import db, notify
+from .. import services as match_services
 from ..errors import BadRequest, Conflict, Forbidden, NotFound, excerpt
+from ..requesters import RawId, Requester
 from . import live, rules
-from .rules import ends_at
 from .models import Board, Entry, Round, Tournament
+from .rules import ends_at
 
 logger = logging.getLogger(__name__)
 
 
-def _require_user(user: Any) -> None:
+def _require_user(user: Requester) -> User:
+    """The person asking, or 403 for anyone not logged in."""
     if user is None or not getattr(user, "is_authenticated", False):
         raise Forbidden("log in first", code="not_authenticated")
+    return cast(User, user)  # only a person's account is authenticated
 
 
-def _locked(tournament_id: Any) -> Tournament:
+def _locked(tournament_id: object) -> Tournament:
     found = Tournament.objects.select_for_update().filter(pk=tournament_id).first() if type(tournament_id) is int else None
     if found is None:
         raise NotFound(f"no tournament {excerpt(tournament_id)}", code="no_tournament")
     return found
+
+
+def _arena_over(tournament: Tournament, now: datetime) -> bool:
+    """Whether an arena's time is up (``ends_at`` is None for the other kinds)."""
+    end = ends_at(tournament)
+    return end is not None and end <= now
 
 
 def total_rounds(tournament: Tournament, entrants: int) -> int:
@@ -53,8 +64,8 @@ def total_rounds(tournament: Tournament, entrants: int) -> int:
 # ---------------------------------------------------------------------- create, join, withdraw
 
 
-def create(*, user: Any, data: Any, now: datetime | None = None) -> Tournament:
-    _require_user(user)
+def create(*, user: Requester, data: object, now: datetime | None = None) -> Tournament:
+    user = _require_user(user)
     if not isinstance(data, dict):
         raise BadRequest("the body must be an object", code="bad_body")
     fields = rules.normalize(data, now)
@@ -65,7 +76,7 @@ def create(*, user: Any, data: Any, now: datetime | None = None) -> Tournament:
     return Tournament.objects.create(created_by=user, **fields)
 
 
-def _rating(user: Any, game_id: str) -> float:
+def _rating(user: User, game_id: str) -> float:
     from ..ranking.models import Rating
     from ..ranking.ratings import START_RATING
 
@@ -84,7 +95,7 @@ def _check_open(tournament: Tournament) -> int:
             if tournament.current_round >= (tournament.rounds or 0):
                 raise Conflict(f"Swiss {tournament.pk} is in its last round", code="tournament_started")
             return tournament.current_round + 1  # late join: from the next round, with no points
-        if ends_at(tournament) <= timezone.now():
+        if _arena_over(tournament, timezone.now()):
             raise Conflict(f"arena {tournament.pk} is over", code="tournament_finished")
         return tournament.current_round + 1
     return 1
@@ -101,10 +112,10 @@ def _next_number(tournament: Tournament) -> int:
     return (last or 0) + 1
 
 
-def join(*, tournament_id: Any, user: Any) -> Entry:
+def join(*, tournament_id: RawId, user: Requester) -> Entry:
     """Enter a tournament.  409 if full, started (round robin), finished or joined already; 403 if the
     rating, completion rate or bot rule keeps the person out."""
-    _require_user(user)
+    user = _require_user(user)
     from ..botapi import bots
 
     with transaction.atomic(using=db.alias()):
@@ -152,9 +163,9 @@ def join(*, tournament_id: Any, user: Any) -> Entry:
     return entry
 
 
-def add_bot(*, tournament_id: Any, user: Any, level: Any) -> Entry:
+def add_bot(*, tournament_id: RawId, user: Requester, level: object) -> Entry:
     """The creator enters a house bot (labelled as a bot everywhere).  403 unless bots are allowed."""
-    _require_user(user)
+    user = _require_user(user)
     if not isinstance(level, str) or level not in ai.LEVELS:
         raise BadRequest(f"unknown bot level {excerpt(level)}; known levels: {', '.join(ai.LEVELS)}", code="bad_bot")
     with transaction.atomic(using=db.alias()):
@@ -175,9 +186,9 @@ def add_bot(*, tournament_id: Any, user: Any, level: Any) -> Entry:
     return entry
 
 
-def withdraw(*, tournament_id: Any, user: Any) -> Entry:
+def withdraw(*, tournament_id: RawId, user: Requester) -> Entry:
     """Leave: no new boards from now on (a game in progress is played out).  409 once finished."""
-    _require_user(user)
+    user = _require_user(user)
     with transaction.atomic(using=db.alias()):
         tournament = _locked(tournament_id)
         if tournament.status == Tournament.Status.FINISHED:
@@ -192,7 +203,7 @@ def withdraw(*, tournament_id: Any, user: Any) -> Entry:
     return entry
 
 
-def pause(*, tournament_id: Any, user: Any, paused: Any) -> Entry:
+def pause(*, tournament_id: RawId, user: Requester, paused: object) -> Entry:
     """Arena: a paused entrant gets no new board until they come back."""
     entry = _set_arena_flag(tournament_id, user, "paused", paused, not_arena="only an arena can be paused; withdraw "
                             "from a Swiss or round robin", changed=True)
@@ -201,16 +212,16 @@ def pause(*, tournament_id: Any, user: Any, paused: Any) -> Entry:
     return entry
 
 
-def berserk(*, tournament_id: Any, user: Any, on: Any) -> Entry:
+def berserk(*, tournament_id: RawId, user: Requester, on: object) -> Entry:
     """Arena: start one's next game with half the clock, for a bonus point if it is won."""
     return _set_arena_flag(tournament_id, user, "berserk_next", on, not_arena="berserk is an arena's", changed=False,
                            name="berserk")
 
 
-def _set_arena_flag(tournament_id: Any, user: Any, field: str, value: Any, *, not_arena: str, changed: bool,
+def _set_arena_flag(tournament_id: RawId, user: Requester, field: str, value: object, *, not_arena: str, changed: bool,
                     name: str | None = None) -> Entry:
     """Set an arena entrant's own ``field`` to ``value`` (true or false) in an arena that has not finished."""
-    _require_user(user)
+    user = _require_user(user)
     name = name or field
     if value is not True and value is not False:
         raise BadRequest(f"'{name}' must be true or false, not {excerpt(value)}", code=f"bad_{name}")
@@ -341,7 +352,7 @@ def pair_arena(*, tournament_id: int, now: datetime | None = None) -> Round | No
     now = now or timezone.now()
     with transaction.atomic(using=db.alias()):
         tournament = _locked(tournament_id)
-        if tournament.status != Tournament.Status.RUNNING or ends_at(tournament) <= now:
+        if tournament.status != Tournament.Status.RUNNING or _arena_over(tournament, now):
             return None
         free = [e for e in Entry.objects.select_for_update().filter(
             tournament=tournament, board__isnull=True, paused=False, withdrawn_round__isnull=True)
@@ -411,7 +422,7 @@ def _record_result(match_id: int, places: list[int]) -> Board | None:
     _changed(tournament)
     if tournament.kind == Tournament.Kind.ARENA:
         live.queue_pairing(tournament.pk, 0)
-        if ends_at(tournament) <= now:
+        if _arena_over(tournament, now):
             live.queue_round_close(tournament.pk, 0)
     elif not Board.objects.filter(round_id=board.round_id, finished_at__isnull=True).exists():
         live.queue_round_close(tournament.pk, board.round.number)
@@ -429,7 +440,7 @@ def close_round(*, tournament_id: int, number: int) -> bool:
         if tournament.status != Tournament.Status.RUNNING:
             return False
         if tournament.kind == Tournament.Kind.ARENA:
-            if ends_at(tournament) > timezone.now() or Board.objects.filter(
+            if not _arena_over(tournament, timezone.now()) or Board.objects.filter(
                     tournament=tournament, finished_at__isnull=True).exists():
                 return False
             return _finish(tournament)

@@ -1,13 +1,16 @@
 """Tournament and season API routes (included from games/api/urls.py)."""
 
-from django.urls import path
+from collections.abc import Callable
+from typing import Any
 
-from games.api import converters  # noqa: F401 - registers the "id" converter
+from django.urls import URLPattern, path
+
+from games.api import converters  # registers the "id" converter
 
 from . import api
 
 
-def both(route: str, view, name: str) -> list:  # noqa: ANN001
+def both(route: str, view: Callable[..., Any], name: str) -> list[URLPattern]:
     other = route[:-1] if route.endswith("/") else route + "/"
     return [path(route, view, name=name), path(other, view)]
 

@@ -25,7 +25,7 @@ from .helpers import moderator
 pytestmark = pytest.mark.django_db
 
 
-def _api(user):  # noqa: ANN001, ANN202
+def _api(user):
     from rest_framework.authtoken.models import Token
     from rest_framework.test import APIClient
 

@@ -146,12 +146,12 @@ def test_the_analysis_of_a_mountainhome_record_sees_only_each_seats_observation(
     cls = type(game)
     real_from, real_det = cls.state_from_observation, cls.determinizer
 
-    def spy_from(self, observation, seat, rng):  # noqa: ANN001
+    def spy_from(self, observation, seat, rng):
         assert isinstance(observation, dict)
         calls.append((seat, repr(sorted(observation.items()))))
         return real_from(self, observation, seat, rng)
 
-    def spy_det(self, observation, seat):  # noqa: ANN001
+    def spy_det(self, observation, seat):
         calls.append((seat, repr(sorted(observation.items()))))
         return real_det(self, observation, seat)
 

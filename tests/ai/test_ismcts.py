@@ -6,13 +6,12 @@ import random
 from dataclasses import replace
 
 import pytest
+from toys import SealedBids, deal
 
 from ai.bots import choose_action
 from ai.ismcts import ISMCTS
 from ai.mcts import MCTSConfig
 from engine.core import CHANCE, TERMINAL
-
-from toys import SealedBids, deal
 
 GAME = SealedBids()
 CONFIG = MCTSConfig(iterations=400)

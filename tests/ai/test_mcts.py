@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from toys import ThreeSeatTree, deal
 
 from ai import LEVELS, choose_move
 from ai.bots import choose_action
@@ -12,8 +13,6 @@ from ai.mcts import MCTS, MCTSConfig
 from engine import get_game
 from engine.core import CHANCE, TERMINAL
 from engine.games.mountain_goats import LEGAL_CLIMBS, PHASE_CLIMB, ROLL_OUTCOMES
-
-from toys import SealedBids, ThreeSeatTree, deal
 
 MG = get_game("mountain-goats")
 

@@ -13,13 +13,13 @@ pytest.importorskip("open_spiel.python.algorithms.mcts")
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks"))
 
-import numpy as np  # noqa: E402
-from open_spiel.python.algorithms import mcts  # noqa: E402
+import ai_openspiel_game
+import ai_peer_openspiel
+import numpy as np
+from open_spiel.python.algorithms import mcts
 
-import ai_openspiel_game  # noqa: E402
-import ai_peer_openspiel  # noqa: E402
-from engine import get_game  # noqa: E402
-from engine.core import CHANCE  # noqa: E402
+from engine import get_game
+from engine.core import CHANCE
 
 
 def _position():

@@ -9,8 +9,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from itertools import combinations
-from typing import Any, Mapping
+from typing import Any
 
 from engine.core import CHANCE, SIMULTANEOUS, TERMINAL, Game, NotationError, RandomSource, State
 
@@ -37,11 +38,11 @@ class SealedBids(Game):
     def max_events(self, players: int) -> int:
         return 1 + ROUNDS * 3
 
-    def new_initial_state(self, players: int = 2, options: Mapping[str, Any] | None = None) -> "SealedBidsState":
+    def new_initial_state(self, players: int = 2, options: Mapping[str, Any] | None = None) -> SealedBidsState:
         self.check_players(players)
         return SealedBidsState(self)
 
-    def state_from_observation(self, observation: Mapping[str, Any], seat: int, rng: RandomSource) -> "SealedBidsState":
+    def state_from_observation(self, observation: Mapping[str, Any], seat: int, rng: RandomSource) -> SealedBidsState:
         state = SealedBidsState(self)
         obs = observation
         state.phase = obs["phase"]
@@ -146,7 +147,7 @@ class SealedBidsState(State):
             self.round += 1
             self.phase = "over" if self.round == ROUNDS else "prize"
 
-    def clone(self) -> "SealedBidsState":
+    def clone(self) -> SealedBidsState:
         other = self.__class__.__new__(self.__class__)
         other.game = self.game
         other.players = 2
@@ -234,10 +235,10 @@ class ThreeSeatTree(Game):
     def max_events(self, players: int) -> int:
         return 2
 
-    def new_initial_state(self, players: int = 3, options: Mapping[str, Any] | None = None) -> "ThreeSeatTreeState":
+    def new_initial_state(self, players: int = 3, options: Mapping[str, Any] | None = None) -> ThreeSeatTreeState:
         return ThreeSeatTreeState(self)
 
-    def state_from_observation(self, observation: Mapping[str, Any], seat: int, rng: RandomSource) -> "ThreeSeatTreeState":
+    def state_from_observation(self, observation: Mapping[str, Any], seat: int, rng: RandomSource) -> ThreeSeatTreeState:
         state = ThreeSeatTreeState(self)
         state.moves = list(observation["moves"])
         return state
@@ -264,7 +265,7 @@ class ThreeSeatTreeState(State):
     def apply(self, seat: int, action: Any) -> None:
         self.moves.append(action)
 
-    def clone(self) -> "ThreeSeatTreeState":
+    def clone(self) -> ThreeSeatTreeState:
         other = ThreeSeatTreeState(self.game)
         other.moves = self.moves[:]
         return other

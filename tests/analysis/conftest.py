@@ -9,13 +9,13 @@ from ai.analysis import Budget
 
 
 @pytest.fixture(autouse=True)
-def small_budget(monkeypatch):  # noqa: ANN001, ANN201
+def small_budget(monkeypatch):
     for game_id in list(core.BUDGETS):
         monkeypatch.setitem(core.BUDGETS, game_id, Budget(decision=30, played=15, luck=6))
 
 
 @pytest.fixture
-def finished(alice, bob):  # noqa: ANN001, ANN201
+def finished(alice, bob):
     from tests.service.helpers import finish_quickly, two_humans
 
     return finish_quickly(two_humans(alice, bob), seed=21)

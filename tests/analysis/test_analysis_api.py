@@ -63,7 +63,7 @@ def test_the_analysis_is_stored_once_and_then_served_not_recomputed(finished, al
     assert {s["seat"] for s in result["seats"]} == {0, 1}
     assert all(e["mark"] in (None, "inaccuracy", "mistake", "blunder") for e in result["events"] if e["kind"] == "move")
 
-    def never(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+    def never(*args, **kwargs):
         raise AssertionError("a stored analysis was computed again")
 
     monkeypatch.setattr(core, "analyse_record", never)
@@ -96,8 +96,8 @@ def test_a_worker_killed_mid_analysis_stores_nothing_and_the_redelivered_task_re
     real = core.analyse_record
     calls = []
 
-    def dies_half_way(*args, progress, **kwargs):  # noqa: ANN002, ANN003, ANN202
-        def progress_then_die(done, total, entries):  # noqa: ANN001, ANN202
+    def dies_half_way(*args, progress, **kwargs):
+        def progress_then_die(done, total, entries):
             progress(done, total, entries)
             if done >= total // 2:
                 raise Killed
@@ -114,7 +114,7 @@ def test_a_worker_killed_mid_analysis_stores_nothing_and_the_redelivered_task_re
     monkeypatch.setattr(core, "analyse_record", real)
     starts = []
 
-    def resumed(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+    def resumed(*args, **kwargs):
         starts.append(kwargs["start"])
         return real(*args, **kwargs)
 

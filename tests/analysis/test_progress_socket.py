@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.routing import URLRouter
@@ -17,7 +16,7 @@ pytestmark = pytest.mark.django_db(transaction=True, databases="__all__")
 TIMEOUT = 10
 
 
-def socket(user, path: str) -> WebsocketCommunicator:  # noqa: ANN001
+def socket(user, path: str) -> WebsocketCommunicator:
     communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), path)
     communicator.scope["user"] = user
     return communicator

@@ -14,7 +14,7 @@ from tests.service.helpers import two_humans
 pytestmark = pytest.mark.django_db
 
 
-def page(user, match_id: int, seq: int | None = None) -> str:  # noqa: ANN001
+def page(user, match_id: int, seq: int | None = None) -> str:
     client = Client()
     if user is not None:
         client.force_login(user)

@@ -15,7 +15,7 @@ BADGE = 'class="bot-badge"'
 
 
 @pytest.fixture
-def robo(make_user):  # noqa: ANN001, ANN201
+def robo(make_user):
     user = make_user("robo")
     bots.make_bot(user)
     return user

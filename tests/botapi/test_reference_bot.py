@@ -61,7 +61,7 @@ class Server:
 
 
 @pytest.fixture
-def server(transactional_db):  # noqa: ANN001, ANN201
+def server(transactional_db):
     env = {**os.environ, "DATABASE_URL": _database_url(), "REDIS_URL": settings.REDIS_URL, "SECRET_KEY": settings.SECRET_KEY,
            "CHANNEL_PREFIX": settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"],
            "DJANGO_SETTINGS_MODULE": "config.settings", "STREAM_KEEPALIVE_SECONDS": "1",

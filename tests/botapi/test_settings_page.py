@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db(databases="__all__")
 
 
 @pytest.fixture
-def page(alice) -> Client:  # noqa: ANN001
+def page(alice) -> Client:
     client = Client()
     client.force_login(alice)
     return client

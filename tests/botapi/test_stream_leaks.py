@@ -23,7 +23,7 @@ from .helpers import bearer, open_match, run
 pytestmark = [pytest.mark.django_db(transaction=True, databases="__all__"), pytest.mark.asyncio]
 
 
-def _until_seat_1_has_sealed_a_bid(match, users) -> set[str]:  # noqa: ANN001
+def _until_seat_1_has_sealed_a_bid(match, users) -> set[str]:
     """Play on until seat 1 holds a sealed bid commitment; the cards seat 0 and spectators may not see."""
     rng = random.Random(7)
     for _ in range(3000):
@@ -46,7 +46,7 @@ def _listing(auth: str, match_id: int) -> tuple[dict, list]:
     return client.get(f"/api/matches/{match_id}/").json(), client.get(f"/api/matches/{match_id}/events/").json()["events"]
 
 
-async def test_the_opponent_and_a_spectator_stream_no_hand_nor_sealed_bid_of_seat_1(fixed_seed, alice, bob, carol):  # noqa: F811
+async def test_the_opponent_and_a_spectator_stream_no_hand_nor_sealed_bid_of_seat_1(fixed_seed, alice, bob, carol):  # noqa: F811 - the imported fixture
     match = await run(mh_match, [alice, bob])
     viewers = {"seat 0": await run(bearer, alice), "a spectator": await run(bearer, carol)}
     streams = {who: await open_match(auth, match.pk, after=0) for who, auth in viewers.items()}

@@ -8,7 +8,7 @@ import random
 import pytest
 from rest_framework.test import APIClient
 
-from games import selectors, services
+from games import selectors
 from games.botapi import streams
 from games.models import Match
 from games.ranking import challenges
@@ -20,7 +20,7 @@ pytestmark = [pytest.mark.django_db(transaction=True, databases="__all__"), pyte
 
 
 @pytest.fixture(autouse=True)
-def quick_keepalive(settings):  # noqa: ANN001, ANN201
+def quick_keepalive(settings):
     settings.CAIRN_STREAM_KEEPALIVE_SECONDS = 1
 
 

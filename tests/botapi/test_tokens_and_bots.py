@@ -23,7 +23,7 @@ def _client(auth: str | None = None) -> APIClient:
     return client
 
 
-def _new_token(api: APIClient, scopes: list[str], **extra) -> dict:  # noqa: ANN003
+def _new_token(api: APIClient, scopes: list[str], **extra) -> dict:
     answer = api.post("/api/account/tokens", {"name": "my bot", "scopes": scopes, **extra}, format="json")
     assert answer.status_code == 201, answer.content
     return answer.json()
@@ -93,7 +93,7 @@ def test_the_legacy_token_keeps_every_scope(alice_api):
     assert answer.status_code == 201
 
 
-def _client_for(user) -> APIClient:  # noqa: ANN001
+def _client_for(user) -> APIClient:
     from rest_framework.authtoken.models import Token
 
     token, _ = Token.objects.get_or_create(user=user)

@@ -14,8 +14,8 @@ from __future__ import annotations
 import os
 import re
 import shutil
+from collections.abc import Iterator
 from functools import partial
-from typing import Iterator
 
 import pytest
 from django.conf import settings
@@ -40,7 +40,7 @@ if _default["ENGINE"] == "django.db.backends.sqlite3" and not (_default.get("TES
     _default.setdefault("TEST", {})["NAME"] = str(settings.BASE_DIR / "var" / f"test-browser-{os.getpid()}.sqlite3")
 
 
-def pytest_collection_modifyitems(config, items):  # noqa: ANN001
+def pytest_collection_modifyitems(config, items):
     if os.path.exists(CHROMIUM):
         return
     skip = pytest.mark.skip(reason=f"Debian's Chromium is not installed at {CHROMIUM}")
@@ -59,7 +59,7 @@ def _use_databases(names: dict[str, str]) -> None:
 
 
 @pytest.fixture
-def live_asgi_url(transactional_db) -> Iterator[str]:  # noqa: ANN001
+def live_asgi_url(transactional_db) -> Iterator[str]:
     """``http://127.0.0.1:PORT`` of a Daphne process serving config.asgi on the test database."""
     from channels.testing.live import make_application
     from daphne.testing import DaphneProcess
@@ -92,10 +92,10 @@ def live_asgi_url(transactional_db) -> Iterator[str]:  # noqa: ANN001
 _CLIENT_ERROR_ANSWER = re.compile(r"^Failed to load resource: the server responded with a status of 4\d\d\b")
 
 
-def watch_htmx_errors(page, errors: list[str]) -> None:  # noqa: ANN001
+def watch_htmx_errors(page, errors: list[str]) -> None:
     """Count every console error (htmx's own reports such as htmx:oobErrorNoTarget included) as a page error."""
 
-    def on_console(msg) -> None:  # noqa: ANN001
+    def on_console(msg) -> None:
         if msg.type == "error" and not _CLIENT_ERROR_ANSWER.match(msg.text):
             errors.append(f"console: {msg.text}")
 
@@ -106,7 +106,7 @@ watch_console_errors = watch_htmx_errors
 
 
 @pytest.fixture(autouse=True)
-def no_console_errors(request) -> Iterator[list[str]]:  # noqa: ANN001
+def no_console_errors(request) -> Iterator[list[str]]:
     """Every browser test fails on a console error or an uncaught page error, in any page it opens.
 
     Autouse for every test under tests/browser: each page made with ``new_page``
@@ -121,8 +121,8 @@ def no_console_errors(request) -> Iterator[list[str]]:  # noqa: ANN001
     errors: list[str] = []
     originals = {cls: cls.new_page for cls in (BrowserContext, Browser)}
 
-    def watched(original):  # noqa: ANN001, ANN202
-        def new_page(self, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+    def watched(original):
+        def new_page(self, *args, **kwargs):
             page = original(self, *args, **kwargs)
             page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
             watch_htmx_errors(page, errors)
@@ -142,7 +142,7 @@ def no_console_errors(request) -> Iterator[list[str]]:  # noqa: ANN001
 
 
 @pytest.fixture
-def browser_page() -> Iterator["object"]:
+def browser_page() -> Iterator[object]:
     """A fresh page in headless Debian Chromium (never a downloaded browser)."""
     from playwright.sync_api import sync_playwright
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 
-def watch_console_errors(page) -> list[str]:  # noqa: ANN001
+def watch_console_errors(page) -> list[str]:
     """Every console message of type 'error' on ``page``: htmx's reports, failed loads, script errors."""
     errors: list[str] = []
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)

@@ -55,7 +55,7 @@ MEASURED = {
 }
 
 
-def serious_findings(page, name: str = "") -> list[dict]:  # noqa: ANN001
+def serious_findings(page, name: str = "") -> list[dict]:
     # Evaluated through the browser's debugging protocol, which the pages' Content-Security-Policy (no
     # inline scripts) does not govern; a <script> tag with axe's text would be refused, as it should be.
     page.evaluate(AXE.read_text(encoding="utf-8") + "\n;undefined")

@@ -23,7 +23,7 @@ NEW_PASSWORD = "a-new-long-passphrase-9"
 
 
 @pytest.fixture
-def mailbox(settings, tmp_path):  # noqa: ANN001, ANN201
+def mailbox(settings, tmp_path):
     """The server's outbox: a directory of mail files (set before the server process starts)."""
     settings.EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
     settings.EMAIL_FILE_PATH = str(tmp_path / "mail")
@@ -31,7 +31,7 @@ def mailbox(settings, tmp_path):  # noqa: ANN001, ANN201
 
 
 @pytest.fixture
-def server(mailbox, live_asgi_url):  # noqa: ANN001, ANN201
+def server(mailbox, live_asgi_url):
     return live_asgi_url
 
 

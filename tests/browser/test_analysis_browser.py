@@ -21,7 +21,7 @@ WAIT_FOR_TURN = """() => {
 
 
 @pytest.fixture
-def worker_with_analyses(transactional_db, monkeypatch):  # noqa: ANN001, ANN201
+def worker_with_analyses(transactional_db, monkeypatch):
     """One real worker (a thread of this process) on both queues: the bots' and the analyses'; the
     analysis budget made small (the worker runs here, so the patch reaches it)."""
     from celery.contrib.testing.worker import start_worker

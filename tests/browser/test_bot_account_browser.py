@@ -30,7 +30,7 @@ WAIT_FOR_TURN = """() => {
 
 
 @pytest.fixture
-def bot_secret(live_asgi_url, make_user):  # noqa: ANN001, ANN201
+def bot_secret(live_asgi_url, make_user):
     """A bot account's access token, and a person (dana); made before the browser's event loop starts."""
     robot = make_user("randombot")
     bots.make_bot(robot)

@@ -6,7 +6,7 @@ import pytest
 
 from games import services
 
-from .table_helpers import in_thread, STEP_TIMEOUT_MS, log_in, open_match, second_page
+from .table_helpers import STEP_TIMEOUT_MS, in_thread, log_in, open_match, second_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, databases="__all__")]
 

@@ -7,11 +7,11 @@ period of 5+10, 60 s, shortened to 2 s); each player has a browser context of th
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, live_asgi_url  # noqa: F401 - the server fixture
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.ranking.browser.test_ranked_browser import PASSWORD, clock_seconds, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, databases="__all__")]
@@ -20,7 +20,7 @@ STEP_MS = 20_000
 
 
 @pytest.fixture
-def seated(make_user, settings):  # noqa: ANN001, ANN201
+def seated(make_user, settings):
     """A rated 5+10 match between alice (seat 0) and bob, two moves each; made before the server forks."""
     from tests.ranking.helpers import everyone_moves, new_match
 
@@ -31,7 +31,7 @@ def seated(make_user, settings):  # noqa: ANN001, ANN201
     return match
 
 
-def test_a_player_closes_their_tab_and_the_other_sees_them_gone_and_claims_the_win(seated, live_asgi_url):  # noqa: F811
+def test_a_player_closes_their_tab_and_the_other_sees_them_gone_and_claims_the_win(seated, live_asgi_url):
     import os
 
     from playwright.sync_api import expect, sync_playwright
@@ -64,7 +64,7 @@ def test_a_player_closes_their_tab_and_the_other_sees_them_gone_and_claims_the_w
             shown = [page.evaluate("() => { const el = document.querySelector('.rk-clock.running');"
                                    " return [el.dataset.deadline, el.textContent]; }") for page in (alice_page, bob_page)]
             assert shown[0][0] == shown[1][0]  # the same deadline, from the server
-            server_left = (datetime.fromisoformat(shown[0][0]) - datetime.now(timezone.utc)).total_seconds()
+            server_left = (datetime.fromisoformat(shown[0][0]) - datetime.now(UTC)).total_seconds()
             for _, text in shown:
                 assert abs(clock_seconds(text) - server_left) <= 2, (text, server_left)
             play_moves({"alice": alice_page, "bob": bob_page}, 4)

@@ -12,7 +12,6 @@ import time
 
 import pytest
 
-from tests.browser.conftest import live_asgi_url  # noqa: F401 - the server fixture
 from tests.ranking.browser.test_ranked_browser import PASSWORD, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, databases="__all__")]
@@ -21,7 +20,7 @@ STEP_MS = 15_000
 
 
 @pytest.fixture
-def people(make_user, settings, monkeypatch):  # noqa: ANN001, ANN201
+def people(make_user, settings, monkeypatch):
     """alice, bob and carol, a 1 s grace period for leavers, and a closed page ends a queue entry after 1 s."""
     settings.CAIRN_LEAVER_GRACE_FACTOR = 1 / 60
     settings.CAIRN_REPLACEMENT_BOT = "random"
@@ -31,7 +30,7 @@ def people(make_user, settings, monkeypatch):  # noqa: ANN001, ANN201
     return [make_user(name, PASSWORD) for name in ("alice", "bob", "carol")]
 
 
-def test_a_bot_plays_on_in_a_three_player_leavers_seat_and_all_three_are_rated(people, live_asgi_url,  # noqa: F811
+def test_a_bot_plays_on_in_a_three_player_leavers_seat_and_all_three_are_rated(people, live_asgi_url,
                                                                              browser_page):
     from playwright.sync_api import expect
 
@@ -70,7 +69,7 @@ def test_a_bot_plays_on_in_a_three_player_leavers_seat_and_all_three_are_rated(p
     assert RatingChange.objects.get(match_id=match.pk, user=carol).place == 2  # the leaver ranks last
 
 
-def test_a_person_with_three_aborts_in_a_row_sees_their_wait_before_rated_play(people, live_asgi_url,  # noqa: F811
+def test_a_person_with_three_aborts_in_a_row_sees_their_wait_before_rated_play(people, live_asgi_url,
                                                                               browser_page):
     from playwright.sync_api import expect
 
@@ -98,7 +97,7 @@ def test_a_person_with_three_aborts_in_a_row_sees_their_wait_before_rated_play(p
 
 
 def test_a_takeback_against_the_easy_bot_is_allowed_before_a_roll_and_refused_across_one(
-    people, live_asgi_url, celery_worker_thread, browser_page  # noqa: F811
+    people, live_asgi_url, celery_worker_thread, browser_page
 ):
     from playwright.sync_api import expect
 
@@ -149,7 +148,7 @@ def test_a_takeback_against_the_easy_bot_is_allowed_before_a_roll_and_refused_ac
     assert selectors.get_match(goats.pk).seq >= moved  # nothing rewound (the bot may have played on)
 
 
-def test_a_queued_person_who_closes_the_page_is_never_paired(people, live_asgi_url, browser_page):  # noqa: F811
+def test_a_queued_person_who_closes_the_page_is_never_paired(people, live_asgi_url, browser_page):
     from playwright.sync_api import expect
 
     from games.fairplay import presence

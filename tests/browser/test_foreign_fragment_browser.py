@@ -30,7 +30,7 @@ def test_a_match_page_refuses_fragments_of_another_match_or_deployment(live_asgi
     in_thread(services.join_match, match_id=match.pk, user=bob)
     sockets = []
 
-    def route(ws) -> None:  # noqa: ANN001
+    def route(ws) -> None:
         ws.connect_to_server()  # the server's own messages go through as they are
         sockets.append(ws)
 

@@ -13,7 +13,7 @@ from .table_helpers import STEP_TIMEOUT_MS, in_thread, log_in, open_match, secon
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, databases="__all__")]
 
 
-def _make_moderator(user) -> None:  # noqa: ANN001
+def _make_moderator(user) -> None:
     user.groups.add(ensure_moderator_group())
 
 

@@ -112,7 +112,7 @@ WAIT_FOR_ANSWER = """(seq) => {
 }"""
 
 
-def _shot(page, name: str) -> None:  # noqa: ANN001
+def _shot(page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"mountainhome-{name}.png"), full_page=True)
 
@@ -126,7 +126,7 @@ TABLE_BOXES = """() => {
 }"""
 
 
-def table_shots(page, name: str) -> dict:  # noqa: ANN001
+def table_shots(page, name: str) -> dict:
     """Screenshots of the table (scrolled to its top) at 1280x900 and 390x844; the boxes measured at each size."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     sizes = {}

@@ -30,18 +30,18 @@ WAIT_FOR_TURN = """() => {
 }"""
 
 
-def _seq(page) -> str:  # noqa: ANN001
+def _seq(page) -> str:
     return page.locator("#match-live").get_attribute("data-seq")
 
 
-def _wait_for_new_position(page, seq: str) -> None:  # noqa: ANN001
+def _wait_for_new_position(page, seq: str) -> None:
     page.wait_for_function(
         "(seq) => document.getElementById('match-live').dataset.seq !== seq", arg=seq, timeout=STEP_TIMEOUT_MS
     )
     assert page.locator("#move-error").count() == 0, page.locator("#move-error").inner_text()
 
 
-def _choose_until_complete(page, choosable: str) -> None:  # noqa: ANN001
+def _choose_until_complete(page, choosable: str) -> None:
     """Click highlighted squares until the choice is one legal action (swaps send themselves)."""
     for _ in range(8):
         if page.locator("#np-picker").is_hidden():
@@ -54,7 +54,7 @@ def _choose_until_complete(page, choosable: str) -> None:  # noqa: ANN001
     raise AssertionError("the choice never became a legal action")
 
 
-def _decide(page, turn: dict) -> str:  # noqa: ANN001
+def _decide(page, turn: dict) -> str:
     """Make one decision by clicking, the way a person would; return its kind.
 
     ``turn`` remembers what was done this turn (activations, a claim attempt).
@@ -87,7 +87,7 @@ def _decide(page, turn: dict) -> str:  # noqa: ANN001
     return "end"
 
 
-def _check_last_move(page, names: dict) -> bool:  # noqa: ANN001
+def _check_last_move(page, names: dict) -> bool:
     """At the start of a turn after the opponent's: its turn is the last move, in the legend and ringed on the map."""
     legend = page.locator("#last-move").inner_text()
     assert "Last move" in legend and "trapped" in legend, legend
@@ -96,7 +96,7 @@ def _check_last_move(page, names: dict) -> bool:  # noqa: ANN001
     return True
 
 
-def _play_to_the_end(pages: dict, opponents: dict | None = None) -> dict:  # noqa: ANN001
+def _play_to_the_end(pages: dict, opponents: dict | None = None) -> dict:
     """Whoever has the move decides, until the match is over; counts of decisions by kind.
 
     ``opponents``: each page's opponent's name(s), to check the last move at the start of each of its
@@ -104,7 +104,7 @@ def _play_to_the_end(pages: dict, opponents: dict | None = None) -> dict:  # noq
     """
     used = {"guide": 0, "relocate": 0, "trap": 0, "activate": 0, "claim": 0, "end": 0, "marked": 0}
     turns = {name: {} for name in pages}
-    traps = {name: 0 for name in pages}
+    traps = dict.fromkeys(pages, 0)
     for _ in range(MAX_DECISIONS * len(pages)):
         mover = None
         deadline = time.monotonic() + STEP_TIMEOUT_MS / 1000
@@ -199,7 +199,7 @@ def test_a_player_plays_a_whole_nanga_parbat_game_against_the_random_bot_by_clic
     assert time.monotonic() - started < 300
 
 
-def _sign_up(page, base: str, name: str) -> None:  # noqa: ANN001
+def _sign_up(page, base: str, name: str) -> None:
     page.goto(f"{base}/")
     page.get_by_role("link", name="Sign up to play").click()
     page.fill("#id_username", name)

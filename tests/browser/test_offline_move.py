@@ -33,7 +33,7 @@ OUTAGE_FRAGMENT = ('<div id="outage-message" class="alert outage" role="alert" d
 
 
 @pytest.fixture
-def table(django_user_model):  # noqa: ANN001, ANN201
+def table(django_user_model):
     """A started two-person match; the user whose turn it is, and the match."""
     alice = django_user_model.objects.create_user(username="alice", password=PASSWORD)
     bob = django_user_model.objects.create_user(username="bob", password=PASSWORD)
@@ -43,7 +43,7 @@ def table(django_user_model):  # noqa: ANN001, ANN201
     return (alice, bob)[seat], match
 
 
-def _open_match(page, base: str, user, match: Match, http: bool = True) -> None:  # noqa: ANN001
+def _open_match(page, base: str, user, match: Match, http: bool = True) -> None:
     page.goto(f"{base}/login/?next=/matches/{match.pk}/")
     page.fill("#id_username", user.username)
     page.fill("#id_password", PASSWORD)
@@ -55,13 +55,13 @@ def _open_match(page, base: str, user, match: Match, http: bool = True) -> None:
         page.evaluate("document.querySelector('.match-shell').setAttribute('data-moves', 'http')")
 
 
-def _off_loop(fn):  # noqa: ANN001, ANN202
+def _off_loop(fn):
     """Run a database read in a thread of its own: Playwright's sync API runs an event loop in this one."""
     from concurrent.futures import ThreadPoolExecutor
 
     from django.db import connections
 
-    def call():  # noqa: ANN202
+    def call():
         try:
             return fn()
         finally:
@@ -79,7 +79,7 @@ def _seq(match: Match) -> int:
     return _off_loop(lambda: Match.objects.get(pk=match.pk).seq)
 
 
-def test_a_move_with_no_answer_is_kept_and_sent_once_the_server_is_back(live_asgi_url, table, browser_page) -> None:  # noqa: ANN001
+def test_a_move_with_no_answer_is_kept_and_sent_once_the_server_is_back(live_asgi_url, table, browser_page) -> None:
     page = browser_page
     user, match = table
     _open_match(page, live_asgi_url, user, match)
@@ -112,17 +112,17 @@ PROVOKED = ("htmx:sendError", "htmx:afterRequest", "htmx:responseError", "ERR_CO
             "ERR_CONNECTION_RESET", "ERR_FAILED", "status of 503", "Error Code 503")
 
 
-def _forget_the_provoked_errors(page) -> None:  # noqa: ANN001
+def _forget_the_provoked_errors(page) -> None:
     page.js_errors[:] = [e for e in page.js_errors if not any(mark in e for mark in PROVOKED)]
     assert page.js_errors == []  # nothing else went wrong
 
 
-def test_a_move_stored_whose_answer_was_lost_is_never_played_twice(live_asgi_url, table, browser_page) -> None:  # noqa: ANN001
+def test_a_move_stored_whose_answer_was_lost_is_never_played_twice(live_asgi_url, table, browser_page) -> None:
     page = browser_page
     user, match = table
     _open_match(page, live_asgi_url, user, match)
 
-    def store_then_drop(route) -> None:  # noqa: ANN001
+    def store_then_drop(route) -> None:
         route.fetch()  # the server stores the move ...
         route.abort("connectionreset")  # ... and its answer is lost on the way back
 
@@ -141,7 +141,7 @@ def test_a_move_stored_whose_answer_was_lost_is_never_played_twice(live_asgi_url
     _forget_the_provoked_errors(page)
 
 
-def test_a_503_shows_the_servers_message_and_the_move_is_sent_after_retry_after(live_asgi_url, table, browser_page) -> None:  # noqa: ANN001
+def test_a_503_shows_the_servers_message_and_the_move_is_sent_after_retry_after(live_asgi_url, table, browser_page) -> None:
     page = browser_page
     user, match = table
     _open_match(page, live_asgi_url, user, match)
@@ -162,7 +162,7 @@ def test_a_503_shows_the_servers_message_and_the_move_is_sent_after_retry_after(
 
 def test_offline_the_dot_is_not_live_and_a_failed_background_poll_never_replaces_the_banner(
     live_asgi_url, table, browser_page
-) -> None:  # noqa: ANN001
+) -> None:
     page = browser_page
     user, match = table
     _open_match(page, live_asgi_url, user, match)
@@ -189,12 +189,12 @@ def test_offline_the_dot_is_not_live_and_a_failed_background_poll_never_replaces
 
 def test_a_socket_move_whose_answer_never_comes_is_sent_again_over_http_and_played_once(
     live_asgi_url, table, browser_page
-) -> None:  # noqa: ANN001
+) -> None:
     page = browser_page
     user, match = table
     sent: list[str] = []
 
-    def route(ws) -> None:  # noqa: ANN001
+    def route(ws) -> None:
         server = ws.connect_to_server()
 
         def from_page(message: str) -> None:

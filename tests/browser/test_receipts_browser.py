@@ -19,7 +19,7 @@ from .table_helpers import STEP_TIMEOUT_MS, in_thread, log_in, open_match, secon
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, databases="__all__")]
 
 
-def kept(page, match_id: int) -> list[dict]:  # noqa: ANN001
+def kept(page, match_id: int) -> list[dict]:
     return page.evaluate(f"window.cairnReceipts.kept({match_id})")
 
 

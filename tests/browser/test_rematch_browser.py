@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import re
 
-
 import pytest
 
 from games import services
 from games.models import Match
 
-from .table_helpers import follow, in_thread, STEP_TIMEOUT_MS, log_in, open_match, second_page
+from .table_helpers import STEP_TIMEOUT_MS, follow, in_thread, log_in, open_match, second_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, databases="__all__")]
 

@@ -9,7 +9,7 @@ from .test_offline_move import STEP_MS, _actions, _open_match, _seq, table  # no
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, databases="__all__")]
 
 
-def test_a_move_clicked_on_the_board_travels_on_the_socket_and_the_board_shows_it(live_asgi_url, table, browser_page):  # noqa: F811
+def test_a_move_clicked_on_the_board_travels_on_the_socket_and_the_board_shows_it(live_asgi_url, table, browser_page):  # noqa: F811 - the imported fixture
     page = browser_page
     user, match = table
     posts: list[str] = []

@@ -112,7 +112,7 @@ def _seats(match_id: int) -> list:
     return [(s.user_id, s.bot_level) for s in Match.objects.get(pk=match_id).seats.order_by("index")]
 
 
-def _text(page, selector: str) -> str:  # noqa: ANN001
+def _text(page, selector: str) -> str:
     """The text of the first element ``selector`` names, or "" (without waiting for one to appear)."""
     return page.evaluate("(s) => { const e = document.querySelector(s); return e ? e.innerText : ''; }", selector)
 

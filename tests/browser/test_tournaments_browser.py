@@ -59,7 +59,7 @@ def _play_open_boards(tournament_id: int, seed: int) -> int:
     return len(boards)
 
 
-def _wait(predicate, what: str, seconds: float = 30) -> None:  # noqa: ANN001
+def _wait(predicate, what: str, seconds: float = 30) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if in_thread(predicate):

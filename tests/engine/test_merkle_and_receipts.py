@@ -103,7 +103,7 @@ def signer():
     return key, raw
 
 
-def make_receipt(key, raw, match=3, seq=5, head="ab" * 32, time="2026-01-01T00:00:00.000000+00:00"):  # noqa: ANN001, ANN201
+def make_receipt(key, raw, match=3, seq=5, head="ab" * 32, time="2026-01-01T00:00:00.000000+00:00"):
     kid = receipt.key_id(raw)
     return {"format": "cairn-receipt/1", "match": match, "seq": seq, "hash": head, "time": time, "key": kid,
             "signature": key.sign(receipt.message(match, seq, head, time, kid)).hex()}
@@ -152,7 +152,7 @@ def test_the_witness_keeps_only_signed_consistent_checkpoints():
     key, raw = signer()
     keys = {receipt.key_id(raw): raw}
 
-    def checkpoint(size, root):  # noqa: ANN001, ANN202
+    def checkpoint(size, root):
         kid, time = receipt.key_id(raw), "2026-01-01T00:00:00+00:00"
         return {"size": size, "root": root.hex(), "time": time, "key": kid,
                 "signature": key.sign(witness.checkpoint_message(size, root.hex(), time, kid)).hex()}

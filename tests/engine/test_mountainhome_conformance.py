@@ -31,8 +31,8 @@ def game(monkeypatch: pytest.MonkeyPatch):
 
 
 CLI = (
-    "import sys, engine.registry as r; r._GAMES.setdefault('mountainhome', %r); "
-    "from engine.cli import main; sys.exit(main(sys.argv[1:]))" % TARGET
+    f"import sys, engine.registry as r; r._GAMES.setdefault('mountainhome', {TARGET!r}); "
+    "from engine.cli import main; sys.exit(main(sys.argv[1:]))"
 )
 
 

@@ -225,7 +225,6 @@ def test_private_answers_are_sealed_in_other_seats_listings() -> None:
 
 
 def test_a_declined_reaction_window_shows_nothing_about_who_declined() -> None:
-    from .test_mountainhome_card_effects import ADA, BO  # noqa: F401
     from .test_mountainhome_rules import e7_game
     from .test_mountainhome_support import act
 

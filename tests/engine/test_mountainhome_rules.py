@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.core import CHANCE, SIMULTANEOUS, IllegalActionError, WrongSeatError
-from engine.games.mountainhome.constants import P_ACTION, P_COMMIT, P_OVER, P_TRASH
+from engine.games.mountainhome.constants import P_ACTION, P_TRASH
 
 from .test_mountainhome_support import GAME, act, chance, ev, give, inst, names, new_game, put, settle
 

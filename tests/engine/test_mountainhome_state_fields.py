@@ -8,6 +8,7 @@ from engine.core import State
 from engine.games.mountainhome.base import StateBase
 from engine.games.mountainhome.state import FIELDS, NOT_IN_KEY, MountainhomeState
 from engine.registry import get_game
+
 from .test_mountainhome_support import play_random
 
 

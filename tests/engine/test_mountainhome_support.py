@@ -7,11 +7,11 @@ notation, so the scenarios also exercise the notation.
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from engine.core import CHANCE, TERMINAL
-from engine.games.mountainhome import MissingRuleError, Mountainhome
-from engine.games.mountainhome import tables
+from engine.games.mountainhome import MissingRuleError, Mountainhome, tables
 from engine.games.mountainhome.state import MountainhomeState
 
 GAME = Mountainhome()
@@ -191,7 +191,7 @@ def at_action_step(players: int = 2, **kwargs: Any) -> MountainhomeState:
     return new_game(players, **kwargs)
 
 
-def end_turn(state, seat: int) -> None:  # noqa: ANN001
+def end_turn(state, seat: int) -> None:
     """``seat`` ends its action step, and every automatic step after it runs."""
     act(state, seat, "end_action_step")
     settle(state)

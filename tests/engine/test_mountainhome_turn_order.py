@@ -16,7 +16,7 @@ ADA, BO, CY = 0, 1, 2
 BOS_TURN = [BO, CY, ADA]
 
 
-def in_bos_turn(explore_for_bo: list[str], **kwargs):  # noqa: ANN201
+def in_bos_turn(explore_for_bo: list[str], **kwargs):
     """3 players; Ada's exploration takes a Silver Coins, then Bo is active in his action step."""
     state = new_game(3, explore=["shinies-2#4", *explore_for_bo], **kwargs)
     end_turn(state, ADA)
@@ -39,7 +39,7 @@ def test_bid_draws_go_in_turn_order_from_the_active_player_b2() -> None:
     assert list(dict.fromkeys(asked)) == BOS_TURN and state.counters[golems] == []
 
 
-def _bid_in_bos_turn(action: str, pools: dict[int, list[str]]):  # noqa: ANN202
+def _bid_in_bos_turn(action: str, pools: dict[int, list[str]]):
     state = in_bos_turn(["kartok#1"], dwarves=["kartok#1"], events=["minecarts#1", "mishap#1"])
     put(state, action, "hand", BO)
     for seat, cards in pools.items():

@@ -76,7 +76,7 @@ def test_it_builds_berger_tables_where_everyone_meets_everyone_once():
 
 def test_it_schedules_four_player_tables_so_that_pairs_meet_as_evenly_as_possible():
     entries = list(range(1, 9))
-    counts = {pair: 0 for pair in itertools.combinations(entries, 2)}
+    counts = dict.fromkeys(itertools.combinations(entries, 2), 0)
     rounds = T.berger_rounds(8, 4)
     assert rounds == 3
     for number in range(1, rounds + 1):

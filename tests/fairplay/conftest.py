@@ -8,7 +8,7 @@ import pytest
 
 
 @pytest.fixture(autouse=True)
-def _clean_presence():  # noqa: ANN202
+def _clean_presence():
     from games.fairplay import presence
 
     r = presence._redis()
@@ -20,7 +20,7 @@ def _clean_presence():  # noqa: ANN202
 
 
 @pytest.fixture
-def short_grace(settings):  # noqa: ANN001, ANN201
+def short_grace(settings):
     """5+10's grace period of 60 s becomes 1 s."""
     settings.CAIRN_LEAVER_GRACE_FACTOR = 1 / 60
     settings.CAIRN_REPLACEMENT_BOT = "random"
@@ -28,7 +28,7 @@ def short_grace(settings):  # noqa: ANN001, ANN201
 
 
 @pytest.fixture
-def dave(make_user):  # noqa: ANN001, ANN201
+def dave(make_user):
     return make_user("dave")
 
 

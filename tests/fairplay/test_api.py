@@ -12,7 +12,7 @@ from .conftest import leave, wait_out
 pytestmark = pytest.mark.django_db
 
 
-def claim(client, match_id, body):  # noqa: ANN001, ANN201
+def claim(client, match_id, body):
     return client.post(f"/api/matches/{match_id}/claim", body, format="json")
 
 

@@ -22,7 +22,7 @@ def events_of(match: Match) -> list[str]:
     return list(Event.objects.filter(match=match).order_by("seq").values_list("type", flat=True))
 
 
-def played(alice, bob, **kwargs):  # noqa: ANN001, ANN201
+def played(alice, bob, **kwargs):
     match = new_match([alice, bob], **kwargs)
     everyone_moves(match.pk, [alice, bob])
     return Match.objects.get(pk=match.pk)

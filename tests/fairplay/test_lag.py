@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from types import SimpleNamespace
 
 import pytest
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 REALTIME = {"kind": "realtime", "base": 300, "increment": 10}
 
 
-def mover_and_action(match: Match, users: list) -> tuple:  # noqa: ANN001
+def mover_and_action(match: Match, users: list) -> tuple:
     match = selectors.get_match(match.pk)
     state = selectors.load_state(match)
     (seat,) = state.to_move()
@@ -66,7 +66,7 @@ def test_no_credit_by_correspondence_without_lag_or_for_a_bad_value(alice, bob):
 
 def test_the_quota_caps_the_credit_over_a_match():
     fold = ClockFold(REALTIME, 2)
-    at = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    at = datetime(2026, 1, 1, tzinfo=UTC)
     total = 0.0
     for _ in range(20):
         credit = fold.lag_credit_for(0, 2.0)

@@ -69,7 +69,7 @@ def test_a_players_socket_pings_times_the_pong_and_keeps_a_recent_estimate_in_re
     async_to_sync(scenario)()
 
 
-async def drain(communicator, seconds: float = 0.8) -> list[str]:  # noqa: ANN001
+async def drain(communicator, seconds: float = 0.8) -> list[str]:
     """Every message received within ``seconds``."""
     found: list[str] = []
     loop = asyncio.get_running_loop()

@@ -13,7 +13,7 @@ from .conftest import leave, wait_out
 pytestmark = pytest.mark.django_db
 
 
-def logged_in(user) -> Client:  # noqa: ANN001
+def logged_in(user) -> Client:
     client = Client()
     client.force_login(user)
     return client

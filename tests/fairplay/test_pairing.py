@@ -24,7 +24,7 @@ CASUAL = {"game_id": "mountain-goats", "players": 2, "time_control": "5+10", "ra
 
 
 @pytest.fixture
-def rates(alice, bob, carol, dave):  # noqa: ANN001, ANN201
+def rates(alice, bob, carol, dave):
     """alice completes 25% of her matches; bob, carol and dave 100%."""
     aborts(alice, bob, 3)
     finish_quickly(new_match([alice, bob], rated=False), seed=2)  # (casual: ratings stay close)
@@ -81,8 +81,8 @@ def test_it_rejects_a_minimum_that_is_not_a_whole_percent_from_1_to_100(alice, v
 
 def test_the_queue_route_takes_the_minimum_shows_it_and_refuses_bad_values(alice_api, anon_api):
     for bad in (0, 101, "lots", 50.5):
-        answer = alice_api.post("/api/ranking/queue/", {**{"game": "mountain-goats", "players": 2,
-                                                           "rated": False}, "min_completion": bad}, format="json")
+        answer = alice_api.post("/api/ranking/queue/", {"game": "mountain-goats", "players": 2,
+                                                           "rated": False, "min_completion": bad}, format="json")
         assert answer.status_code == 400, (bad, answer.content)
         assert "min_completion" in answer.content.decode()
     answer = alice_api.post("/api/ranking/queue/", {"game": "mountain-goats", "players": 2, "rated": False,

@@ -20,13 +20,13 @@ pytestmark = pytest.mark.django_db(transaction=True, databases="__all__")
 TIMEOUT = 10
 
 
-def socket(user, path: str) -> WebsocketCommunicator:  # noqa: ANN001
+def socket(user, path: str) -> WebsocketCommunicator:
     communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), path)
     communicator.scope["user"] = user
     return communicator
 
 
-async def until(communicator: WebsocketCommunicator, predicate) -> str:  # noqa: ANN001
+async def until(communicator: WebsocketCommunicator, predicate) -> str:
     """The first message that satisfies ``predicate`` (others are skipped)."""
     loop = asyncio.get_running_loop()
     end = loop.time() + TIMEOUT

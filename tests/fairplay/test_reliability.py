@@ -20,7 +20,7 @@ from .conftest import leave, wait_out
 pytestmark = pytest.mark.django_db
 
 
-def aborts(user, opponent, count: int) -> None:  # noqa: ANN001
+def aborts(user, opponent, count: int) -> None:
     for _ in range(count):
         match = new_match([user, opponent])
         services.abort(match_id=match.pk, user=user)

@@ -22,12 +22,12 @@ MG = "mountain-goats"
 
 
 @pytest.fixture
-def locmem_mail(settings):  # noqa: ANN001, ANN201
+def locmem_mail(settings):
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     mail.outbox = []
 
 
-def opt_in(user, address: str, *, verified: bool = True) -> None:  # noqa: ANN001
+def opt_in(user, address: str, *, verified: bool = True) -> None:
     user.email = address
     user.save()
     if verified:
@@ -35,7 +35,7 @@ def opt_in(user, address: str, *, verified: bool = True) -> None:  # noqa: ANN00
     reminders.set_reminders(user=user, on=True)
 
 
-def correspondence(alice, bob, days: int = 2):  # noqa: ANN001, ANN201
+def correspondence(alice, bob, days: int = 2):
     """A 2-player Mountain Goats match by correspondence; the person to move, the other, the deadline."""
     match = services.create_match(user=alice, game_id=MG, seats=[{"human": True}] * 2, options={},
                                   time_control=f"{days}d")
@@ -113,7 +113,7 @@ def test_a_mail_that_fails_to_go_is_tried_again_on_the_next_run(alice, bob, monk
     match, mover, _, deadline = correspondence(alice, bob, days=2)
     now = deadline - timedelta(hours=2)
 
-    def broken(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+    def broken(*args, **kwargs):
         raise ConnectionError("the mail server is away")
 
     monkeypatch.setattr(reminders, "send_mail", broken)

@@ -17,7 +17,7 @@ from tests.service.helpers import finish_quickly
 pytestmark = pytest.mark.django_db
 
 
-def play(match_id: int, user, seed: int = 0) -> None:  # noqa: ANN001
+def play(match_id: int, user, seed: int = 0) -> None:
     """``user`` plays one random legal action (it must be their turn)."""
     match = selectors.get_match(match_id)
     state = selectors.load_state(match)
@@ -34,7 +34,7 @@ def bots_play(match_id: int) -> None:
             return
 
 
-def against_bot(user, game_id: str) -> Match:  # noqa: ANN001
+def against_bot(user, game_id: str) -> Match:
     match = services.create_match(user=user, game_id=game_id, seats=[{"human": True}, {"bot": "random"}])
     bots_play(match.pk)
     return selectors.get_match(match.pk)
@@ -88,7 +88,7 @@ def test_rated_matches_and_hidden_information_have_no_takebacks(alice, bob):
     assert refused.value.code == "takeback_not_allowed"
 
 
-def casual_pair(alice, bob) -> tuple[Match, object, object]:  # noqa: ANN001
+def casual_pair(alice, bob) -> tuple[Match, object, object]:
     match = services.create_match(user=alice, game_id="nanga-parbat", seats=[{"human": True}] * 2)
     match = services.join_match(match_id=match.pk, user=bob)
     (first,) = selectors.load_state(match).to_move()
@@ -209,7 +209,7 @@ def test_the_verifier_refuses_a_takeback_across_a_roll_or_another_persons_action
     seat = selectors.seat_of(match, mover)
     state = selectors.load_state(match)
 
-    def row(seq: int, type_: str, actor: str, **payload) -> SimpleNamespace:  # noqa: ANN003
+    def row(seq: int, type_: str, actor: str, **payload) -> SimpleNamespace:
         return SimpleNamespace(seq=seq, type=type_, actor=actor, payload=payload)
 
     own = row(1, "action", f"user:{mover.pk}", player=seat, action={})

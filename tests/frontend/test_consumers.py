@@ -22,13 +22,13 @@ pytestmark = pytest.mark.django_db(transaction=True, databases="__all__")
 TIMEOUT = 10
 
 
-def connect_as(user, match_id: int, query: str = "") -> WebsocketCommunicator:  # noqa: ANN001
+def connect_as(user, match_id: int, query: str = "") -> WebsocketCommunicator:
     communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/matches/{match_id}/{query}")
     communicator.scope["user"] = user
     return communicator
 
 
-def run(scenario) -> None:  # noqa: ANN001
+def run(scenario) -> None:
     async_to_sync(scenario)()
 
 
@@ -53,7 +53,7 @@ def test_each_connected_viewer_receives_their_own_fragment_after_a_move(alice, b
 
         after = (await database_sync_to_async(lambda: type(match).objects.get(pk=match.pk).seq)())
         assert after > before
-        for name, fragment in pushed.items():
+        for _name, fragment in pushed.items():
             assert fragment.lstrip().startswith('<div id="match-live"')
             assert 'hx-swap-oob="true"' in fragment
             assert data_seq(fragment) == after

@@ -19,8 +19,8 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 from django.conf import settings
@@ -93,7 +93,7 @@ def uvicorn_servers(envs: list[dict[str, str]]) -> Iterator[list[str]]:
 
 
 @pytest.fixture
-def two_servers(transactional_db) -> Iterator[tuple[str, str]]:  # noqa: ANN001
+def two_servers(transactional_db) -> Iterator[tuple[str, str]]:
     env = {
         **os.environ,
         "DATABASE_URL": _database_url(),

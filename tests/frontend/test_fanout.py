@@ -9,9 +9,9 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from django.conf import settings
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 
 from frontend import fanout
@@ -24,7 +24,7 @@ pytestmark = pytest.mark.django_db(transaction=True, databases="__all__")
 
 
 @pytest.fixture(autouse=True)
-def _fresh_render_pool():  # noqa: ANN202
+def _fresh_render_pool():
     """Each test gets a fresh render pool, whose threads' database connections are closed after it."""
     from django.db import connections
 
@@ -38,12 +38,12 @@ def _fresh_render_pool():  # noqa: ANN202
 
 
 @pytest.fixture
-def renders(monkeypatch):  # noqa: ANN001, ANN201
+def renders(monkeypatch):
     """Every render of a viewer class, as (class, match id) in order."""
     calls: list[tuple[str, int]] = []
     real = fanout.render_for_class
 
-    def counted(match, user, cls, position=None):  # noqa: ANN001, ANN202
+    def counted(match, user, cls, position=None):
         calls.append((cls, match.pk))
         return real(match, user, cls, position)
 
@@ -55,7 +55,7 @@ def renders(monkeypatch):  # noqa: ANN001, ANN201
     fanout.positions.clear()
 
 
-def forget(renders: list) -> None:  # noqa: ANN001
+def forget(renders: list) -> None:
     """Forget the set-up's renders and empty the caches they filled."""
     renders.clear()
     fanout.renders.clear()
@@ -178,7 +178,7 @@ def test_the_page_that_made_a_move_gets_it_once_as_its_answer_and_not_pushed(ali
             connected, _ = await socket.connect(timeout=TIMEOUT)
             assert connected
 
-        def move(user, seq, origin):  # noqa: ANN001, ANN202
+        def move(user, seq, origin):
             with notify.from_origin(origin):
                 return services.submit_action(match_id=match.pk, user=user, action={"climb": []}, expected_seq=seq)
 
@@ -213,7 +213,7 @@ def test_the_move_answer_and_the_push_are_one_delivery_through_the_page(alice, b
         connected, _ = await socket.connect(timeout=TIMEOUT)
         assert connected
 
-        def post():  # noqa: ANN202
+        def post():
             return client_for(player).post(
                 f"/matches/{match.pk}/move/",
                 {"action": '{"climb": []}', "expected_seq": match.seq},
@@ -287,7 +287,7 @@ def test_the_commit_path_calls_nothing_of_the_frontend(alice, bob):
     frontend_root = str(settings.BASE_DIR / "frontend")
     called: list[str] = []
 
-    def profile(frame, event, arg) -> None:  # noqa: ANN001
+    def profile(frame, event, arg) -> None:
         if event == "call" and frame.f_code.co_filename.startswith(frontend_root):
             called.append(f"{frame.f_code.co_filename}:{frame.f_code.co_name}")
 

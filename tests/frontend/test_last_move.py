@@ -35,7 +35,7 @@ def as_events(entries: list[dict]) -> list[dict]:
     return events
 
 
-def match_for(state, seat: int | None, events: list[dict], game: str) -> dict:  # noqa: ANN001
+def match_for(state, seat: int | None, events: list[dict], game: str) -> dict:
     legal = []
     if seat is not None and not state.is_terminal() and seat in state.to_move():
         legal = [state.action_to_json(seat, a) for a in state.legal_actions(seat)]
@@ -59,7 +59,7 @@ MG_ENTRIES = [  # worked example 12.3 set up: seat 1 arrives on the summit of 10
 ]
 
 
-def mg_state(entries: list[dict]):  # noqa: ANN201
+def mg_state(entries: list[dict]):
     state = get_game("mountain-goats").new_initial_state(2)
     for entry in entries:
         state.apply_event(entry)
@@ -134,7 +134,7 @@ def test_mountain_goats_renders_the_last_move_at_every_step_of_a_random_game_for
 # ---------------------------------------------------------------- Nanga Parbat
 
 
-def np_state(entries: list[dict]):  # noqa: ANN201
+def np_state(entries: list[dict]):
     state = get_game("nanga-parbat").new_initial_state(2, {"area_scoring": False})
     for entry in entries:
         state.apply_event(entry)

@@ -11,7 +11,7 @@ against the whole service: ``CHANNEL_LAYER=pubsub``.)
 from __future__ import annotations
 
 import asyncio
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -55,7 +55,7 @@ def own_redis() -> Iterator[OwnRedis]:
 
 
 @pytest.fixture
-def pubsub_layer(settings, own_redis):  # noqa: ANN001, ANN201
+def pubsub_layer(settings, own_redis):
     settings.CHANNEL_LAYERS = {
         "default": {"BACKEND": PUBSUB, "CONFIG": {"hosts": [own_redis.url], "prefix": "cairn-outage-test"}}
     }

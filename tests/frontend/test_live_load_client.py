@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from benchmarks.service_live_load import SEQ, STATUS, OFFERED, Live, Screen, from_screens
+from benchmarks.service_live_load import OFFERED, SEQ, STATUS, Live, Screen, from_screens
 from frontend import live
 from games import selectors, services
 
@@ -32,7 +32,7 @@ def test_the_mover_s_screen_offers_exactly_its_legal_moves_and_the_other_screen_
         user = mover(match, alice, bob)
         view = selectors.match_view(match, user)
         assert seat == view["my_seat"] and expected == view["seq"] == match.seq
-        key = lambda a: json.dumps(a, sort_keys=True)  # noqa: E731
+        key = lambda a: json.dumps(a, sort_keys=True)
         assert sorted(map(key, actions)) == sorted(map(key, view["legal_actions"]))
         assert not screens[1 - seat].offered
         services.submit_action(match_id=match.pk, user=user, action=actions[-1], expected_seq=expected)

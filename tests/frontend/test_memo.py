@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from markupsafe import Markup
 from django.template import engines
 from django.template.loader import render_to_string
+from markupsafe import Markup
 
 from engine import get_game
 from frontend.presenters import mountain_goats as mg
@@ -115,7 +115,7 @@ PLAIN_CARD = JINJA.from_string('{% include "' + CARD + '" %}')
 CARD_TAG = JINJA.from_string("{{ mh_card(c, mini=mini) }}")
 
 
-def _cards(value) -> list[dict]:  # noqa: ANN001
+def _cards(value) -> list[dict]:
     """Every card dict in a presented Mountainhome board (dicts with an ``id`` and a ``kind``)."""
     found = []
     if isinstance(value, dict):
@@ -129,9 +129,10 @@ def _cards(value) -> list[dict]:  # noqa: ANN001
     return found
 
 
-def _mh_positions(players_: int, seed: int, steps: int):  # noqa: ANN202
-    from .test_mountainhome_page import MH, match_dict, players_for
+def _mh_positions(players_: int, seed: int, steps: int):
     from frontend.presenters import get_presenter
+
+    from .test_mountainhome_page import MH, match_dict, players_for
 
     rng = random.Random(seed)
     game = get_game(MH)
@@ -154,7 +155,7 @@ def _mh_positions(players_: int, seed: int, steps: int):  # noqa: ANN202
 @pytest.mark.parametrize("players_", [2, 3])
 def test_a_mountainhome_card_is_the_plain_include_s_for_every_card_and_viewer(players_):
     acting = count = 0
-    for seq, viewer, match, board in _mh_positions(players_, seed=players_, steps=70):
+    for _seq, _viewer, match, board in _mh_positions(players_, seed=players_, steps=70):
         for c in _cards(board):
             for mini in (False, True):
                 # the page's context holds much more than the card: none of it may matter but the seq and URL
@@ -199,10 +200,11 @@ def test_a_card_that_can_act_names_the_current_seq_and_one_that_cannot_is_reused
 
 # Nanga Parbat's board: regions, sections, paths, the chart and the scoring path through memo
 
-def _np_boards(seed: int, steps: int):  # noqa: ANN202
+def _np_boards(seed: int, steps: int):
     from frontend.presenters import nanga_parbat as np
 
-    from .test_last_move import match_for, players as np_players
+    from .test_last_move import match_for
+    from .test_last_move import players as np_players
 
     rng = random.Random(seed)
     state = get_game("nanga-parbat").new_initial_state(2)
@@ -223,7 +225,7 @@ def _np_boards(seed: int, steps: int):  # noqa: ANN202
 
 def test_the_nanga_parbat_board_is_the_same_with_a_cold_or_a_warm_cache_for_every_viewer():
     count = 0
-    for seat, match, board in _np_boards(seed=2, steps=40):
+    for _seat, match, board in _np_boards(seed=2, steps=40):
         context = {"board": board, "match": match, "move_url": "/matches/1/move/"}
         memo.renders.clear()
         cold = render_to_string("frontend/boards/nanga-parbat.html", context, using="jinja2")
@@ -241,7 +243,7 @@ def test_the_nanga_parbat_board_is_the_same_with_a_cold_or_a_warm_cache_for_ever
 
 def test_the_nanga_parbat_scoring_path_is_the_same_data_for_every_viewer():
     seen = 0
-    for seat, match, board in _np_boards(seed=3, steps=30):
+    for seat, _match, board in _np_boards(seed=3, steps=30):
         if seat is None:
             spectator_track = board["track"]
         else:
@@ -252,8 +254,8 @@ def test_the_nanga_parbat_scoring_path_is_the_same_data_for_every_viewer():
 
 @pytest.mark.django_db
 def test_the_event_log_renders_once_per_distinct_log_for_every_viewer_of_a_position(alice, bob):
-    from games import selectors, services
     from frontend import live
+    from games import selectors, services
 
     from .helpers import mover, two_player_match
 

@@ -13,13 +13,12 @@ import re
 
 import pytest
 from django.http import QueryDict
-from django.template.loader import render_to_string
 
 from engine import get_game
 from engine.games.mountainhome.cards import CARDS
-from frontend.presenters.mountainhome.texts import TEXT
 from frontend.jinja import select_template
 from frontend.presenters import FormError, Player, board_template, get_presenter, mountainhome
+from frontend.presenters.mountainhome.texts import TEXT
 
 MH = "mountainhome"
 
@@ -32,7 +31,7 @@ def players_for(n: int, viewer: int | None, to_move: tuple[int, ...]) -> list[Pl
     ]
 
 
-def match_dict(state, seat: int | None, seq: int) -> dict:  # noqa: ANN001
+def match_dict(state, seat: int | None, seq: int) -> dict:
     to_move = state.to_move() if not state.is_terminal() else ()
     legal = [state.action_to_json(seat, a) for a in state.legal_actions(seat)] if seat in to_move else []
     return {
@@ -41,7 +40,7 @@ def match_dict(state, seat: int | None, seq: int) -> dict:  # noqa: ANN001
     }
 
 
-def render(state, seat, seq):  # noqa: ANN001, ANN201
+def render(state, seat, seq):
     match = match_dict(state, seat, seq)
     players = players_for(state.players, seat, tuple(match["to_move"]))
     board = get_presenter(MH).present(match, players)

@@ -22,7 +22,7 @@ MH = "mountainhome"
 PRESENTER = get_presenter(MH)
 
 
-def play_until(players: int, seed: int, stop) -> tuple:  # noqa: ANN001
+def play_until(players: int, seed: int, stop) -> tuple:
     """A random game until ``stop(state)``; also the record entries as each viewer may see them (oldest first)."""
     game = get_game(MH)
     state = game.new_initial_state(players, game.normalize_options({}))
@@ -50,7 +50,7 @@ def play_until(players: int, seed: int, stop) -> tuple:  # noqa: ANN001
     return state, shown
 
 
-def render(state, seat, recent=None):  # noqa: ANN001, ANN201
+def render(state, seat, recent=None):
     match = match_dict(state, seat, 5)
     match["recent"] = recent or []
     players = players_for(state.players, seat, tuple(match["to_move"]))
@@ -59,7 +59,7 @@ def render(state, seat, recent=None):  # noqa: ANN001, ANN201
     return match, board, html
 
 
-def first_action_step(state) -> bool:  # noqa: ANN001
+def first_action_step(state) -> bool:
     return state.observation(None)["prompt"] == "action_step" and state.observation(None)["round"] >= 2
 
 
@@ -159,7 +159,7 @@ def test_last_move_marks_reveal_nothing_hidden_to_any_viewer():
         target = next(stops)
         count = {"n": 0}
 
-        def stop(state, target=target):  # noqa: ANN001
+        def stop(state, target=target, count=count):
             count["n"] += 1
             return count["n"] >= target
 

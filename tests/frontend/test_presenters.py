@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from django.template.loader import render_to_string
 from django.http import QueryDict
+from django.template.loader import render_to_string
 
 from engine import get_game
 from frontend import presenters
@@ -23,7 +23,7 @@ def players(n: int, *, you: int | None = 0, to_move: int | None = 0) -> list[Pla
     ]
 
 
-def mg_match(state, seat: int | None) -> dict:  # noqa: ANN001
+def mg_match(state, seat: int | None) -> dict:
     legal = []
     if seat is not None and seat in state.to_move():
         legal = [state.action_to_json(seat, a) for a in state.legal_actions(seat)]
@@ -31,7 +31,7 @@ def mg_match(state, seat: int | None) -> dict:  # noqa: ANN001
             "legal_actions": legal, "to_move": list(state.to_move())}
 
 
-def started(players_count: int, roll: list[int], first: int = 0):  # noqa: ANN201
+def started(players_count: int, roll: list[int], first: int = 0):
     state = get_game("mountain-goats").new_initial_state(players_count)
     state.apply_event({"chance": {"first_player": first}})
     state.apply_event({"chance": {"roll": roll}})
@@ -111,7 +111,7 @@ def test_the_builder_turns_groups_and_set_ones_into_record_notation():
         ({"face-0": "x"}, "'x' is not a face"),
     ],
 )
-def test_the_builder_explains_what_is_wrong(fields, message):  # noqa: ANN001
+def test_the_builder_explains_what_is_wrong(fields, message):
     match = mg_match(started(2, [1, 1, 1, 4]), 0)
     data = QueryDict(mutable=True)
     data.update(fields)

@@ -12,7 +12,7 @@ from games import selectors, services
 from .helpers import mover, two_player_match
 
 
-def act(seat: int, seq: int, **action) -> dict:  # noqa: ANN003
+def act(seat: int, seq: int, **action) -> dict:
     return {"seq": seq, "type": "action", "payload": {"player": seat, "action": action or {"x": 1}}}
 
 

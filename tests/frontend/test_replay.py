@@ -13,7 +13,7 @@ from engine import get_game
 from games import selectors, services
 from games.models import Match
 
-from .helpers import climb_buttons, client_for, two_player_match
+from .helpers import client_for, climb_buttons, two_player_match
 
 pytestmark = pytest.mark.django_db
 
@@ -44,7 +44,7 @@ def banner(page: str) -> str:
     return found.group(0)
 
 
-def engine_state_at(match: Match, seq: int):  # noqa: ANN201
+def engine_state_at(match: Match, seq: int):
     """The engine state after event ``seq``, rebuilt here from the stored record, not by the page's code."""
     record = selectors.record(match, None)
     game = get_game(record["game"])
@@ -176,4 +176,4 @@ def test_the_log_lists_a_window_of_events_around_the_current_one(alice, bob, mon
     listed = [int(n) for n in re.findall(r'<span class="seq">(\d+)</span>', page)]
     assert listed == [7, 8, 9, 10, 11, 12, 13]
     assert "earlier events (to 6)" in page and "later events (from 14)" in page
-    assert 'aria-current="step"><a href="/matches/%d/replay/?seq=10"' % match.pk in page.replace("\n          ", "")
+    assert f'aria-current="step"><a href="/matches/{match.pk}/replay/?seq=10"' in page.replace("\n          ", "")

@@ -27,7 +27,7 @@ def move_message(seq: int, ident: str = "1", action: str = CLIMB_NOTHING) -> str
     return json.dumps({"type": "move", "id": ident, "fields": [["expected_seq", str(seq)], ["action", action]]})
 
 
-async def answer_of(socket) -> tuple[str | None, dict]:  # noqa: ANN001
+async def answer_of(socket) -> tuple[str | None, dict]:
     """What a socket move gets back: (the fragment or None, the ``move.answer``)."""
     fragment = None
     while True:
@@ -37,7 +37,7 @@ async def answer_of(socket) -> tuple[str | None, dict]:  # noqa: ANN001
         fragment = text
 
 
-async def connected(user, match: Match, query: str = ""):  # noqa: ANN001, ANN201
+async def connected(user, match: Match, query: str = ""):
     socket = connect_as(user, match.pk, query or f"?seq={match.seq}&client=page-{user}")
     ok, _ = await socket.connect(timeout=TIMEOUT)
     assert ok

@@ -16,8 +16,8 @@ import shutil
 import subprocess
 import sys
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
@@ -48,7 +48,7 @@ def _environment(database: Path, redis_db: int) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def two_deployments(tmp_path_factory) -> Iterator[list[str]]:  # noqa: ANN001
+def two_deployments(tmp_path_factory) -> Iterator[list[str]]:
     """The URLs of two servers, each on a database of its own, sharing one Redis server."""
     folder = tmp_path_factory.mktemp("deployments")
     template = folder / "migrated.sqlite3"
@@ -122,7 +122,7 @@ def test_two_deployments_on_one_redis_never_see_each_others_pushes(two_deploymen
     assert ids[0][0] == ids[1][0], "both deployments should have the same match id for this test to mean anything"
     match_id = ids[0][0]
 
-    def screen(url: str):  # noqa: ANN202
+    def screen(url: str):
         """Alice's socket: seated, so it is also sent her seat's fragments, rendered where a move commits."""
         seq = _call(url, f"/api/matches/{match_id}/")["seq"]
         return connect("ws" + url[len("http"):] + f"/ws/matches/{match_id}/?seq={seq}", origin=url, open_timeout=20,

@@ -309,7 +309,7 @@ def test_setting_every_rolled_one_away_is_refused(alice, bob):
     player = mover(match, alice, bob)
     ones = [i for i, f in enumerate(view["view"]["roll"]) if f == 1]
     response = client_for(player).post(
-        move_url(match), _builder_post(match, {i: 5 for i in ones}, {ones[0]: "A"}), **HX
+        move_url(match), _builder_post(match, dict.fromkeys(ones, 5), {ones[0]: "A"}), **HX
     )
     assert response.status_code == 400
     assert "at least one of the rolled 1s" in response.content.decode()
@@ -356,7 +356,7 @@ def test_a_finished_match_shows_the_result_with_every_score(alice, bob):
     page = client_for(alice).get(f"/matches/{match.pk}/").content.decode()
     result = match.result
     assert "Game over." in page
-    for seat, score in enumerate(result["scores"]):
+    for _seat, score in enumerate(result["scores"]):
         assert f"{score} points" in page
     headline = "You won!" if result["winners"] == [0] else "A shared victory!" if 0 in result["winners"] else "You lost."
     assert f'<h2 id="result-title">{headline}</h2>' in page

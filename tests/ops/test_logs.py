@@ -14,7 +14,7 @@ from games.ops import celery_hooks, logs
 pytestmark = pytest.mark.django_db
 
 
-def access_lines(caplog) -> list[logging.LogRecord]:  # noqa: ANN001
+def access_lines(caplog) -> list[logging.LogRecord]:
     return [record for record in caplog.records if record.name == "cairn.access"]
 
 

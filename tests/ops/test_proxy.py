@@ -10,8 +10,8 @@ import sys
 import urllib.error
 import urllib.request
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 from django.conf import settings
@@ -56,7 +56,7 @@ def small_login_limit() -> Iterator[None]:
         yield
 
 
-def _token_attempt(client, forwarded_for: str | None = None, remote: str = "127.0.0.1") -> int:  # noqa: ANN001
+def _token_attempt(client, forwarded_for: str | None = None, remote: str = "127.0.0.1") -> int:
     extra = {"HTTP_X_FORWARDED_FOR": forwarded_for} if forwarded_for else {}
     return client.post("/api/auth/token", {"username": "nobody", "password": "wrong-password"},
                        format="json", REMOTE_ADDR=remote, **extra).status_code

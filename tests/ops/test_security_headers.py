@@ -92,7 +92,7 @@ def test_behind_a_tls_proxy_the_page_origin_is_https() -> None:
 
 
 def test_a_socket_from_another_port_is_refused_before_it_opens() -> None:
-    async def app(scope, receive, send):  # noqa: ANN001, ANN202
+    async def app(scope, receive, send):
         await receive()
         await send({"type": "websocket.accept"})
 

@@ -7,7 +7,7 @@ hash of their names; every process must list the same servers in the same order 
 from __future__ import annotations
 
 import uuid
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 import redis

@@ -7,11 +7,11 @@ import pytest
 
 
 @pytest.fixture
-def dave(make_user):  # noqa: ANN001, ANN201
+def dave(make_user):
     return make_user("dave")
 
 
 @pytest.fixture(autouse=True)
-def _random_replacement_bot(settings):  # noqa: ANN001
+def _random_replacement_bot(settings):
     """Forfeited seats are played by the instant random bot in tests."""
     settings.CAIRN_REPLACEMENT_BOT = "random"

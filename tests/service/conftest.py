@@ -11,14 +11,14 @@ def _aliases() -> list[tuple[str, str]]:
     return [(alias, config["ENGINE"].rsplit(".", 1)[-1]) for alias, config in settings.DATABASES.items()]
 
 
-def pytest_generate_tests(metafunc):  # noqa: ANN001
+def pytest_generate_tests(metafunc):
     if "backend" in metafunc.fixturenames:
         aliases = _aliases()
         metafunc.parametrize("backend", [a for a, _ in aliases], ids=[v for _, v in aliases], indirect=True)
 
 
 @pytest.fixture
-def backend(request):  # noqa: ANN001, ANN201
+def backend(request):
     """Route every query of the test (and of the services it calls) to one database alias."""
     from games import db
 
@@ -27,5 +27,5 @@ def backend(request):  # noqa: ANN001, ANN201
 
 
 @pytest.fixture
-def db_alias(backend):  # noqa: ANN001, ANN201
+def db_alias(backend):
     return backend

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any, NamedTuple
 
 import pytest
@@ -15,7 +15,7 @@ from games.clocks import ClockFold
 
 from .helpers import replayed_redaction
 
-T0 = datetime(2026, 11, 25, 6, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 11, 25, 6, 0, tzinfo=UTC)
 SEED = bytes(range(32))
 TC = {"kind": "realtime", "base": 60, "increment": 5}
 

@@ -22,7 +22,7 @@ MG = "mountain-goats"
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def assert_error(response, status: int, code: str | None = None) -> dict:  # noqa: ANN001
+def assert_error(response, status: int, code: str | None = None) -> dict:
     assert response.status_code == status, response.content
     body = response.json()
     assert set(body) == {"error"} and set(body["error"]) == {"code", "message"}
@@ -32,17 +32,17 @@ def assert_error(response, status: int, code: str | None = None) -> dict:  # noq
     return body["error"]
 
 
-def create(client, seats=None, **extra):  # noqa: ANN001, ANN003, ANN201
+def create(client, seats=None, **extra):
     body = {"game": MG, "seats": seats or [{"human": True}, {"human": True}], "options": {}, **extra}
     return client.post("/api/matches/", body, format="json")
 
 
-def started(alice_api, bob_api) -> dict:  # noqa: ANN001
+def started(alice_api, bob_api) -> dict:
     match = create(alice_api).json()
     return bob_api.post(f"/api/matches/{match['id']}/join").json()
 
 
-def mover_and_idle(view: dict, alice_api, bob_api):  # noqa: ANN001, ANN201
+def mover_and_idle(view: dict, alice_api, bob_api):
     return (alice_api, bob_api) if view["to_move"] == [0] else (bob_api, alice_api)
 
 
@@ -324,7 +324,7 @@ def test_a_server_error_under_api_is_a_500_in_the_error_shape(backend, alice, mo
 
     from games import selectors as selectors_module
 
-    def boom(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+    def boom(*args, **kwargs):
         raise RuntimeError("boom")
 
     monkeypatch.setattr(selectors_module, "get_match", boom)

@@ -28,7 +28,7 @@ def _recorder():
     gate = asyncio.Event()
     waiting: list[int] = []
 
-    async def app(scope, receive, send):  # noqa: ANN001
+    async def app(scope, receive, send):
         first = await sync_to_async(threading.get_ident, thread_sensitive=True)()
         if scope.get("wait"):
             waiting.append(first)
@@ -110,7 +110,7 @@ def test_a_forked_child_starts_its_own_threads():
             ok = not wrapped.idle
             asyncio.run(asyncio.wait_for(wrapped({"type": "http"}, None, None), 5))
             os._exit(0 if ok and len(seen) == 2 else 1)
-        except BaseException:
+        except BaseException:  # noqa: BLE001 - the forked child reports any failure by its exit status
             os._exit(2)
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
@@ -128,7 +128,7 @@ def test_the_middleware_chain_runs_on_the_requests_thread_without_trips_to_the_e
     async_calls: list[str] = []
     acall = MiddlewareMixin.__acall__
 
-    async def counted(self, request):  # noqa: ANN001, ANN202
+    async def counted(self, request):
         async_calls.append(type(self).__name__)
         return await acall(self, request)
 

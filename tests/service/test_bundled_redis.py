@@ -10,7 +10,7 @@ import time
 from config.bundled_redis import _answers, _free_port, start
 
 
-def _wait(predicate, seconds: float = 10.0) -> bool:  # noqa: ANN001
+def _wait(predicate, seconds: float = 10.0) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if predicate():

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from games.clocks import ClockFold, normalize_time_control, time_control_key
 from games.errors import BadRequest
 
-T0 = datetime(2026, 1, 1, 12, tzinfo=timezone.utc)
+T0 = datetime(2026, 1, 1, 12, tzinfo=UTC)
 
 
 def at(seconds: float) -> datetime:

@@ -18,7 +18,7 @@ from .helpers import two_humans
 pytestmark = pytest.mark.django_db(databases="__all__", transaction=True)
 
 
-def run_in_threads(count: int, target) -> list:  # noqa: ANN001
+def run_in_threads(count: int, target) -> list:
     """Run ``target(i)`` in ``count`` threads released together; their outcomes."""
     barrier = threading.Barrier(count)
     outcomes: list = [None] * count

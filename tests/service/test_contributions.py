@@ -22,13 +22,13 @@ MINE = "ab" * 32
 HERS = "cd" * 32
 
 
-def assert_error(response, status: int, code: str, text: str = "") -> None:  # noqa: ANN001
+def assert_error(response, status: int, code: str, text: str = "") -> None:
     assert response.status_code == status, response.content
     error = response.json()["error"]
     assert error["code"] == code and text in error["message"], error
 
 
-def create(api, contribution=None, seats=None):  # noqa: ANN001, ANN201
+def create(api, contribution=None, seats=None):
     body = {"game": "mountain-goats", "seats": seats or [{"human": True}, {"human": True}]}
     if contribution is not None:
         body["contribution"] = contribution

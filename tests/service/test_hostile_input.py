@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db(databases="__all__")
 HUGE = 2**63
 
 
-def error_of(response, status: int) -> dict:  # noqa: ANN001
+def error_of(response, status: int) -> dict:
     assert response.status_code == status, (response.status_code, response.content[:300])
     body = response.json()
     assert set(body) == {"error"} and body["error"]["message"]
@@ -25,7 +25,7 @@ def error_of(response, status: int) -> dict:  # noqa: ANN001
 
 
 @pytest.fixture
-def waiting_match(backend, alice):  # noqa: ANN001, ANN201
+def waiting_match(backend, alice):
     return services.create_match(user=alice, game_id="mountain-goats", seats=[{"human": True}, {"human": True}])
 
 

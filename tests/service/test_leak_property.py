@@ -21,11 +21,12 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine import chain, get_game
 from games import projection, store
@@ -34,7 +35,7 @@ from .helpers import replayed_redaction
 
 UNIFORM = {"prev_hash", "body_hash", "hash", "nonce"}
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
-START = datetime(2026, 11, 25, 18, 0, tzinfo=timezone.utc)
+START = datetime(2026, 11, 25, 18, 0, tzinfo=UTC)
 PROPERTY = settings(max_examples=6, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 
 

@@ -35,14 +35,14 @@ def statements(sql: str) -> list[str]:
 
 
 @pytest.fixture
-def pg(backend):  # noqa: ANN001, ANN201
+def pg(backend):
     connection = connections[backend]
     if connection.vendor != "postgresql":
         pytest.skip("the role is PostgreSQL's (SQLite has no roles)")
     return connection
 
 
-def refused(connection, sql: str, params: list | None = None) -> str:  # noqa: ANN001
+def refused(connection, sql: str, params: list | None = None) -> str:
     with pytest.raises(DatabaseError) as caught, transaction.atomic(using=connection.alias):
         with connection.cursor() as cursor:
             cursor.execute(sql, params)

@@ -28,13 +28,13 @@ SEED = bytes(range(32))
 
 
 @pytest.fixture
-def fixed_seed(monkeypatch):  # noqa: ANN001, ANN201
+def fixed_seed(monkeypatch):
     """Matches get a fixed seed, so the shuffles (and the positions the tests look for) repeat."""
     monkeypatch.setattr(services.secrets, "token_bytes", lambda n: SEED[:n])
 
 
 @pytest.fixture
-def db_alias(request):  # noqa: ANN001, ANN201
+def db_alias(request):
     """The whole-match bot tests run on the default database only (they are long); the rest on every backend."""
     if "backend" in request.fixturenames:
         return request.getfixturevalue("backend")
@@ -51,7 +51,7 @@ def mh_match(users: list[Any], bots: tuple[str, ...] = ()) -> Match:
     return match
 
 
-def _submit_random(match: Match, users: dict[int, Any], rng: random.Random, *, prefer=None) -> None:  # noqa: ANN001
+def _submit_random(match: Match, users: dict[int, Any], rng: random.Random, *, prefer=None) -> None:
     state = selectors.load_state(match)
     seat = sorted(state.to_move())[0]
     actions = [state.action_to_json(seat, a) for a in state.legal_actions(seat)]
@@ -138,7 +138,7 @@ def test_opening_hands_reach_only_their_owner_in_detail_events_record_and_fragme
         assert shuffles and all("order" not in c and "cards" not in c for c in shuffles)
 
 
-def _commit_something(state, seat, actions):  # noqa: ANN001, ANN202
+def _commit_something(state, seat, actions):
     """In a bid: commit one card (never 'ready' first), so a sealed commitment is pending."""
     if state.observation(seat)["prompt"] == "bid_commit":
         mine = state.observation(seat)["bid"]["my_commit"]
@@ -193,7 +193,7 @@ def test_a_declined_reaction_window_is_left_out_of_the_other_seats_listings(back
     users = {0: alice, 1: bob}
     rng = random.Random(3)
 
-    def karina_for_bob(state, seat, actions):  # noqa: ANN001, ANN202
+    def karina_for_bob(state, seat, actions):
         if any(a["do"] == "choose_legendary" for a in actions):
             wanted = "karina" if seat == 1 else "marg"
             return next((a for a in actions if a.get("card") == wanted), None)
@@ -246,14 +246,14 @@ def test_random_bots_play_whole_matches_through_the_service(fixed_seed, alice, m
     seen: list[tuple[int, dict]] = []
     real_choose = ai.choose_move
 
-    def spy(game_id, observation, seat, **kwargs):  # noqa: ANN001, ANN003, ANN202
+    def spy(game_id, observation, seat, **kwargs):
         seen.append((seat, observation))
         return real_choose(game_id, observation, seat, **kwargs)
 
     monkeypatch.setattr(ai, "choose_move", spy)
     rng = random.Random(players)
     several_bots_in_one_bid = False
-    for step in range(20000):
+    for _step in range(20000):
         match.refresh_from_db()
         if match.status == Match.Status.FINISHED:
             break
@@ -290,7 +290,7 @@ def test_a_bot_in_a_bid_never_sees_the_humans_sealed_commitment(fixed_seed, alic
     seen: list[dict] = []
     real_choose = ai.choose_move
 
-    def spy(game_id, observation, seat, **kwargs):  # noqa: ANN001, ANN003, ANN202
+    def spy(game_id, observation, seat, **kwargs):
         seen.append(observation)
         return real_choose(game_id, observation, seat, **kwargs)
 
@@ -334,7 +334,7 @@ def test_redact_event_is_applied_in_the_aggregates_fold_only(fixed_seed, alice, 
     calls: list[int | None] = []
     real = state_class.redact_event
 
-    def counting(self, event, viewer):  # noqa: ANN001, ANN202
+    def counting(self, event, viewer):
         calls.append(viewer)
         return real(self, event, viewer)
 

@@ -7,9 +7,9 @@ import random
 import time
 
 import pytest
-from django.conf import settings
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 
 from games import notify, selectors, services
 from games.errors import DomainError
@@ -17,14 +17,14 @@ from games.models import Event, Match
 from games.verify import verify_match
 
 
-async def _listen(match_id: int):  # noqa: ANN202
+async def _listen(match_id: int):
     layer = get_channel_layer()
     channel = await layer.new_channel()
     await layer.group_add(notify.group_name(match_id), channel)
     return layer, channel
 
 
-async def _receive(layer, channel, timeout: float = 5.0):  # noqa: ANN001, ANN202
+async def _receive(layer, channel, timeout: float = 5.0):
     return await asyncio.wait_for(layer.receive(channel), timeout)
 
 

@@ -24,20 +24,20 @@ from games.outage import outage_of
 pytestmark = pytest.mark.django_db(databases="__all__")
 
 
-def _down(exc: Exception):  # noqa: ANN202
-    def fail(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+def _down(exc: Exception):
+    def fail(*args, **kwargs):
         raise exc
 
     return fail
 
 
 @pytest.fixture
-def match(alice, bob) -> Match:  # noqa: ANN001
+def match(alice, bob) -> Match:
     created = services.create_match(user=alice, game_id="mountain-goats", seats=[{"human": True}, {"human": True}])
     return services.join_match(match_id=created.pk, user=bob)
 
 
-def test_api_answers_503_json_with_retry_after_when_the_database_is_down(monkeypatch, match, alice_api) -> None:  # noqa: ANN001
+def test_api_answers_503_json_with_retry_after_when_the_database_is_down(monkeypatch, match, alice_api) -> None:
     monkeypatch.setattr(selectors, "get_match", _down(OperationalError("connection refused")))
     answer = alice_api.get(f"/api/matches/{match.pk}/")
     assert answer.status_code == 503
@@ -47,7 +47,7 @@ def test_api_answers_503_json_with_retry_after_when_the_database_is_down(monkeyp
     assert "database" in error["message"]
 
 
-def test_api_move_answers_503_when_redis_is_down_before_the_commit(monkeypatch, match, alice_api) -> None:  # noqa: ANN001
+def test_api_move_answers_503_when_redis_is_down_before_the_commit(monkeypatch, match, alice_api) -> None:
     monkeypatch.setattr(services, "submit_action", _down(RedisConnectionError("Error 111 connecting")))
     answer = alice_api.post(f"/api/matches/{match.pk}/actions/", {"action": {"climb": []}, "expected_seq": match.seq},
                             format="json")
@@ -55,7 +55,7 @@ def test_api_move_answers_503_when_redis_is_down_before_the_commit(monkeypatch, 
     assert "message service" in answer.json()["error"]["message"]
 
 
-def test_htmx_move_answers_a_503_fragment_and_the_page_a_503_page(monkeypatch, match, alice) -> None:  # noqa: ANN001
+def test_htmx_move_answers_a_503_fragment_and_the_page_a_503_page(monkeypatch, match, alice) -> None:
     client = Client(raise_request_exception=False)
     client.force_login(alice)
     monkeypatch.setattr(services, "submit_action", _down(OperationalError("server closed the connection")))
@@ -71,7 +71,7 @@ def test_htmx_move_answers_a_503_fragment_and_the_page_a_503_page(monkeypatch, m
     assert "<h1>Back in a moment</h1>" in page.content.decode()
 
 
-def test_an_outage_outside_the_view_is_a_503_too(monkeypatch, match) -> None:  # noqa: ANN001
+def test_an_outage_outside_the_view_is_a_503_too(monkeypatch, match) -> None:
     """Raised by middleware (here CSRF's process_view), Django makes it a 500; the middleware makes that a 503."""
     from django.middleware.csrf import CsrfViewMiddleware
 
@@ -81,7 +81,7 @@ def test_an_outage_outside_the_view_is_a_503_too(monkeypatch, match) -> None:  #
     assert answer.json()["error"]["code"] == "service_unavailable"
 
 
-def test_other_errors_stay_500(monkeypatch, match, alice_api) -> None:  # noqa: ANN001
+def test_other_errors_stay_500(monkeypatch, match, alice_api) -> None:
     from django.middleware.csrf import CsrfViewMiddleware
 
     monkeypatch.setattr(CsrfViewMiddleware, "process_view", _down(ValueError("a bug")))
@@ -101,7 +101,7 @@ def test_outage_of_follows_the_cause_chain() -> None:
     assert outage_of(OperationalError("x")) == "database"
 
 
-def test_a_move_after_the_clock_ran_out_is_refused_and_loses_on_time(monkeypatch, alice, bob) -> None:  # noqa: ANN001
+def test_a_move_after_the_clock_ran_out_is_refused_and_loses_on_time(monkeypatch, alice, bob) -> None:
     """No worker checked the clock (the time-out task never ran): the late move itself is refused."""
     created = services.create_match(user=alice, game_id="mountain-goats", seats=[{"human": True}, {"human": True}],
                                     time_control={"kind": "realtime", "base": 30, "increment": 0})
@@ -134,7 +134,7 @@ def test_a_move_after_the_clock_ran_out_is_refused_and_loses_on_time(monkeypatch
     assert verify_match(match).ok
 
 
-def test_a_move_in_time_is_played(monkeypatch, alice, bob) -> None:  # noqa: ANN001
+def test_a_move_in_time_is_played(monkeypatch, alice, bob) -> None:
     created = services.create_match(user=alice, game_id="mountain-goats", seats=[{"human": True}, {"human": True}],
                                     time_control={"kind": "realtime", "base": 30, "increment": 0})
     match = services.join_match(match_id=created.pk, user=bob)

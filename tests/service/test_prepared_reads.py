@@ -15,12 +15,12 @@ from games.reads import PreparedRead
 pytestmark = pytest.mark.django_db(databases="__all__")
 
 
-def _fields(obj) -> dict:  # noqa: ANN001
+def _fields(obj) -> dict:
     return {f.attname: getattr(obj, f.attname) for f in type(obj)._meta.concrete_fields}
 
 
 @pytest.fixture
-def ranked_match(backend):  # noqa: ANN001, ANN201
+def ranked_match(backend):
     alice = User.objects.create_user("alice", password="pw-alice-123")
     bob = User.objects.create_user("bob", password="pw-bob-123")
     match = services.create_match(
@@ -31,7 +31,7 @@ def ranked_match(backend):  # noqa: ANN001, ANN201
     return match
 
 
-def test_get_match_is_the_querysets_match(backend, ranked_match):  # noqa: ANN001
+def test_get_match_is_the_querysets_match(backend, ranked_match):
     want = Match.objects.select_related("created_by").get(pk=ranked_match.pk)
     want_seats = list(Seat.objects.select_related("user").filter(match=want).order_by("index"))
     with CaptureQueriesContext(connections[backend]) as queries:
@@ -51,7 +51,7 @@ def test_get_match_is_the_querysets_match(backend, ranked_match):  # noqa: ANN00
     assert got._state.db == backend and not got._state.adding
 
 
-def test_get_match_for_write_is_the_querysets(backend, ranked_match):  # noqa: ANN001
+def test_get_match_for_write_is_the_querysets(backend, ranked_match):
     match, seats = selectors.get_match_for_write(ranked_match.pk)
     want = list(Seat.objects.select_related("match", "user").filter(match_id=ranked_match.pk).order_by("index"))
     assert _fields(match) == _fields(want[0].match)
@@ -59,7 +59,7 @@ def test_get_match_for_write_is_the_querysets(backend, ranked_match):  # noqa: A
     assert all(seat.match is match for seat in seats)
 
 
-def test_the_key_is_the_only_thing_that_changes(backend, ranked_match):  # noqa: ANN001
+def test_the_key_is_the_only_thing_that_changes(backend, ranked_match):
     other = services.create_match(user=ranked_match.created_by, game_id="nanga-parbat",
                                   seats=[{"human": True}, {"bot": "easy"}])
     assert selectors.get_match(other.pk).game_id == "nanga-parbat"
@@ -68,7 +68,7 @@ def test_the_key_is_the_only_thing_that_changes(backend, ranked_match):  # noqa:
         selectors.get_match(other.pk + 1000)
 
 
-def test_a_prefetch_or_a_second_parameter_is_refused(backend):  # noqa: ANN001
+def test_a_prefetch_or_a_second_parameter_is_refused(backend):
     with pytest.raises(ValueError):
         PreparedRead(lambda pk: Match.objects.prefetch_related("seats").filter(pk=pk)).rows(1, backend)
     with pytest.raises(ValueError):

@@ -20,7 +20,7 @@ SMALL = {"register": "3/hour", "login": "3/hour", "create": "2/min", "actions": 
 
 
 @pytest.fixture(autouse=True)
-def small_limits():  # noqa: ANN201
+def small_limits():
     """Small limits, counted from zero: a fresh key namespace (never a flush of a shared Redis)."""
     with override_settings(CAIRN_RATE_LIMITS=SMALL, CAIRN_RATE_LIMIT_FACTOR=1,
                            CAIRN_RATE_LIMIT_NAMESPACE=f"test-{uuid.uuid4().hex}"):
@@ -36,7 +36,7 @@ def test_the_counters_live_in_the_configured_cache(backend, anon_api):
     assert (counted if isinstance(counted, int) else len(counted)) == 1
 
 
-def limited(response) -> dict:  # noqa: ANN001
+def limited(response) -> dict:
     assert response.status_code == 429, (response.status_code, response.content[:200])
     assert int(response["Retry-After"]) >= 1
     return response.json()["error"]
@@ -95,9 +95,10 @@ def test_actions_are_limited_per_user_and_bots_are_not(backend, alice, bob, alic
     bot_match = services.create_match(user=alice, game_id="mountain-goats", seats=[{"human": True}, {"bot": "random"}])
     bot_match.refresh_from_db()
     played = 0
+    import random
+
     from games import selectors
     from tests.service.helpers import play_random_move
-    import random
 
     rng = random.Random(1)
     while played < 10 and bot_match.status != "finished":

@@ -51,7 +51,7 @@ def database_url() -> str:
     return f"postgres://{user}{password}@{config.get('HOST') or '127.0.0.1'}:{config.get('PORT') or 5432}/{config['NAME']}"
 
 
-def test_every_command_of_checking_a_match_yourself_works_without_secret_key_in_the_environment(tmp_path):  # noqa: ANN001
+def test_every_command_of_checking_a_match_yourself_works_without_secret_key_in_the_environment(tmp_path):
     from django.contrib.auth import get_user_model
 
     users = get_user_model().objects

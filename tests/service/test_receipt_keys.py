@@ -10,7 +10,7 @@ from games.audit import keys
 
 
 @pytest.fixture
-def fresh(settings, tmp_path, monkeypatch):  # noqa: ANN001, ANN201
+def fresh(settings, tmp_path, monkeypatch):
     monkeypatch.delenv("RECEIPT_KEY", raising=False)
     settings.VAR_DIR = tmp_path
     keys.signing_key.cache_clear()

@@ -12,7 +12,13 @@ from games.audit import log
 from games.models import Event, Match
 
 from .test_sealed import (  # noqa: F401 - fixtures: db_alias (the default database only), fixed_seed
-    SEED, attack, candidate_commitments, db_alias, fixed_seed, mh_match, sealed_commitment_position,
+    SEED,
+    attack,
+    candidate_commitments,
+    db_alias,
+    fixed_seed,
+    mh_match,
+    sealed_commitment_position,
 )
 
 pytestmark = pytest.mark.django_db(databases="__all__")
@@ -20,7 +26,7 @@ pytestmark = pytest.mark.django_db(databases="__all__")
 RECEIPT_FIELDS = {"format", "match", "seq", "hash", "time", "key", "signature"}
 
 
-def test_receipts_and_the_log_confirm_no_guess_of_a_sealed_commitment(fixed_seed, alice, bob, carol, alice_api, bob_api,
+def test_receipts_and_the_log_confirm_no_guess_of_a_sealed_commitment(fixed_seed, alice, bob, carol, alice_api, bob_api,  # noqa: F811 - the imported fixture
                                                                      carol_api, anon_api):
     match = mh_match([alice, bob])
     seq = sealed_commitment_position(match, {0: alice, 1: bob})

@@ -9,12 +9,14 @@ cases) once found 32 responses of 5xx, since fixed.
 from __future__ import annotations
 
 import threading
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import requests
 import schemathesis
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from schemathesis.generation.modes import GenerationMode
 
 from games import services
@@ -25,7 +27,7 @@ EXAMPLES = 3  # per operation and generation mode (both backends: about fifty se
 
 
 @pytest.fixture
-def server(backend) -> Iterator[str]:  # noqa: ANN001
+def server(backend) -> Iterator[str]:
     """A live server (Django's threaded WSGI server) whose requests all use ``backend``."""
     from django.core.handlers.wsgi import WSGIHandler
     from django.core.servers.basehttp import ThreadedWSGIServer, WSGIRequestHandler

@@ -37,7 +37,7 @@ SEED = bytes(range(32))
 
 
 @pytest.fixture
-def db_alias(request):  # noqa: ANN001, ANN201
+def db_alias(request):
     """Long Mountainhome matches run on the default database only, unless a test asks for every backend."""
     if "backend" in request.fixturenames:
         return request.getfixturevalue("backend")
@@ -45,7 +45,7 @@ def db_alias(request):  # noqa: ANN001, ANN201
 
 
 @pytest.fixture
-def fixed_seed(monkeypatch):  # noqa: ANN001, ANN201
+def fixed_seed(monkeypatch):
     monkeypatch.setattr(services.secrets, "token_bytes", lambda n: SEED[:n])
 
 
@@ -224,8 +224,8 @@ def test_before_the_end_the_record_cannot_be_audited_and_reveals_nothing_sealed(
 
 
 def test_a_finished_version_1_match_still_verifies_and_audits(fixed_seed, alice, bob, anon_api, monkeypatch):
-    from games.verify import verify_match
     from engine.record import audit as audit_record
+    from games.verify import verify_match
 
     monkeypatch.setattr(store, "NEW_CHAIN_VERSION", 1)
     match = mh_match([alice, bob])

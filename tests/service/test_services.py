@@ -6,12 +6,12 @@ import hashlib
 
 import pytest
 
+from engine import REDACTION
 from engine.fair import chance_rng, chance_seed, commitment
+from engine.games.mountain_goats import MountainGoats, MountainGoatsState
 from games import projection, selectors, services
 from games.errors import BadRequest, Conflict, Forbidden, NotFound
 from games.models import Event, Match
-from engine import REDACTION
-from engine.games.mountain_goats import MountainGoats, MountainGoatsState
 
 from .helpers import finish_quickly, play_to_end, two_humans
 
@@ -97,7 +97,7 @@ def test_it_rejects_a_move_by_someone_without_a_seat(backend, alice, bob, carol)
     assert caught.value.code == "not_a_player"
 
 
-def _mover(match, alice, bob):  # noqa: ANN001, ANN202
+def _mover(match, alice, bob):
     return alice if selectors.load_state(match).to_move() == (0,) else bob
 
 
@@ -209,7 +209,7 @@ def test_the_bot_is_handed_only_its_seats_observation(backend, alice, monkeypatc
 
     real = ai.choose_move
 
-    def spy(game_id, observation, seat, **kwargs):  # noqa: ANN001, ANN003, ANN202
+    def spy(game_id, observation, seat, **kwargs):
         seen.update(observation=observation, seat=seat, kwargs=kwargs)
         return real(game_id, observation, seat, **kwargs)
 
@@ -266,7 +266,7 @@ def test_views_are_per_viewer_and_legal_actions_only_for_the_seat_to_move(backen
 
 
 def test_a_games_redact_event_hook_filters_events_and_records_per_viewer(backend, alice, bob, monkeypatch):
-    def redact_event(self, event, viewer):  # noqa: ANN001, ANN202
+    def redact_event(self, event, viewer):
         if "chance" in event and viewer != 0:
             return {"chance": "hidden"}
         return event

@@ -36,12 +36,12 @@ def _empty_cache():
 
 
 @pytest.fixture
-def folds(monkeypatch):  # noqa: ANN001, ANN201
+def folds(monkeypatch):
     """Counts every engine event applied anywhere (aggregate folds, projection or clock replays, verify)."""
     counter = {"n": 0}
     original = State.apply_event
 
-    def counting(self, event):  # noqa: ANN001, ANN202
+    def counting(self, event):
         counter["n"] += 1
         return original(self, event)
 
@@ -199,7 +199,7 @@ def test_a_rolled_back_command_does_not_poison_the_cache(backend, alice, bob, mo
     before = selectors.load_aggregate(match)
     seat, action = random_move(match, random.Random(2))
 
-    def failing_deadline(match, aggregate):  # noqa: ANN001, ANN202 - runs in the saving transaction, after the append
+    def failing_deadline(match, aggregate):  # runs in the saving transaction, after the append
         raise RuntimeError("the database went away after the append")
 
     monkeypatch.setattr(services, "_update_deadline", failing_deadline)
@@ -221,7 +221,7 @@ def test_a_conflicting_command_leaves_the_cached_aggregate_alone(backend, alice,
     cached = selectors.load_aggregate(match)
     seat, action = random_move(match, random.Random(4))
 
-    def decide(m, aggregate, seats):  # noqa: ANN001, ANN202
+    def decide(m, aggregate, seats):
         aggregate.act(seat, action, bytes.fromhex(m.seed), "user:x")  # mutates the checked-out aggregate ...
         raise Conflict("changed my mind", code="test")  # ... and fails before saving
 

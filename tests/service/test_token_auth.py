@@ -26,7 +26,7 @@ def _mine(user: User) -> str:
     return f"/api/matches/{match.pk}/"
 
 
-def test_a_token_names_its_user_in_one_query(backend):  # noqa: ANN001
+def test_a_token_names_its_user_in_one_query(backend):
     alice = User.objects.create_user("alice", password="pw-alice-123")
     key = Token.objects.create(user=alice).key
     url = _mine(alice)
@@ -39,7 +39,7 @@ def test_a_token_names_its_user_in_one_query(backend):  # noqa: ANN001
     assert APIClient().get(url).json()["my_seat"] is None
 
 
-def test_unknown_revoked_and_inactive_are_refused_at_once(backend):  # noqa: ANN001
+def test_unknown_revoked_and_inactive_are_refused_at_once(backend):
     alice = User.objects.create_user("alice", password="pw-alice-123")
     token = Token.objects.create(user=alice)
     client = _client(token.key)
@@ -61,6 +61,6 @@ def test_unknown_revoked_and_inactive_are_refused_at_once(backend):  # noqa: ANN
     assert client.get(url).status_code == 401
 
 
-def test_the_schema_still_names_the_token_scheme(backend):  # noqa: ANN001
+def test_the_schema_still_names_the_token_scheme(backend):
     schema = APIClient().get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
     assert "tokenAuth" in schema["components"]["securitySchemes"]

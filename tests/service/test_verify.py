@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db(databases="__all__")
 
 
 @contextmanager
-def triggers_off(alias: str):  # noqa: ANN201
+def triggers_off(alias: str):
     """Lift the append-only triggers (as an attacker with database access could)."""
     connection = connections[alias]
     triggers.uninstall(connection)
@@ -29,7 +29,7 @@ def triggers_off(alias: str):  # noqa: ANN201
         triggers.install(connection)
 
 
-def raw_update(alias: str, match: Match, seq: int, **columns) -> None:  # noqa: ANN003
+def raw_update(alias: str, match: Match, seq: int, **columns) -> None:
     sets = ", ".join(f"{name} = %s" for name in columns)
     values = [json.dumps(v) if name == "payload" else v for name, v in columns.items()]
     with triggers_off(alias) as connection, connection.cursor() as cursor:
@@ -48,7 +48,7 @@ def rechain(alias: str, match: Match, start: int) -> None:
 
 
 @pytest.fixture
-def finished(backend, alice, bob):  # noqa: ANN001, ANN201
+def finished(backend, alice, bob):
     return finish_quickly(two_humans(alice, bob), seed=21)
 
 

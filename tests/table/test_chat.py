@@ -6,11 +6,10 @@ import pytest
 from django.db import DatabaseError, transaction
 from django.test import Client, override_settings
 
-from games import services
+from frontend.table.render import render_chat_message, render_push
 from games.errors import BadRequest, Forbidden
 from games.table import chat
 from games.table.models import ChatMessage, ChatReport
-from frontend.table.render import render_chat_message, render_push
 
 from ..frontend.helpers import client_for, two_player_match
 

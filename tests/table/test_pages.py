@@ -6,9 +6,9 @@ import pytest
 from django.test import Client, override_settings
 from django.urls import path
 
-from games.ranking.ratings import display, shown
 from frontend.table import help as game_help
 from frontend.templatetags.table import clock_name, game_name
+from games.ranking.ratings import display, shown
 
 from ..frontend.helpers import client_for, two_player_match
 
@@ -38,7 +38,7 @@ def test_the_match_page_has_a_how_to_play_panel(alice, bob):
     assert 'data-help="mountain-goats"' in page and "How to play Mountain Goats" in page
 
 
-def _boom(request):  # noqa: ANN001, ANN202
+def _boom(request):
     raise RuntimeError("boom")
 
 

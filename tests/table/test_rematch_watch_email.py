@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
 
 
-def _finished(match: Match, user) -> Match:  # noqa: ANN001
+def _finished(match: Match, user) -> Match:
     services.resign(match_id=match.pk, user=user)
     match.refresh_from_db()
     assert match.status == "finished"
@@ -93,7 +93,7 @@ def test_the_watch_list_shows_matches_in_play_filtered_by_game_and_kind(alice, b
     against_bot = services.create_match(user=alice, game_id="nanga-parbat", seats=[{"human": True}, {"bot": "random"}],
                                         options={})
     waiting = services.create_match(user=bob, game_id=MG, seats=[{"human": True}, {"human": True}], options={})
-    ids = lambda **kw: [row["id"] for row in watch.watch_list(**kw)]  # noqa: E731
+    ids = lambda **kw: [row["id"] for row in watch.watch_list(**kw)]
     assert set(ids()) == {people.pk, against_bot.pk} and waiting.pk not in ids()
     assert ids(game="nanga-parbat") == [against_bot.pk]
     assert ids(kind="bots") == [against_bot.pk] and ids(kind="people") == [people.pk]

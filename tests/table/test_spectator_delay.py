@@ -13,13 +13,13 @@ from channels.db import database_sync_to_async
 from django.test import override_settings
 
 from games import selectors, services
-from games.models import Event, Match
+from games.models import Match
 
 from ..frontend.helpers import MG, client_for, data_seq, mover
 from ..frontend.test_consumers import TIMEOUT, connect_as
 
 
-def rated_match(alice, bob, moves: int) -> Match:  # noqa: ANN001
+def rated_match(alice, bob, moves: int) -> Match:
     match = services.create_match(user=alice, game_id=MG, seats=[{"human": True}, {"human": True}], options={},
                                   rated=True, time_control="3d")
     services.join_match(match_id=match.pk, user=bob)

@@ -8,13 +8,13 @@ import pytest
 
 
 @pytest.fixture
-def players(make_user):  # noqa: ANN001, ANN201
+def players(make_user):
     """Eight people: p1 ... p8."""
     return [make_user(f"p{n}") for n in range(1, 9)]
 
 
 @pytest.fixture(autouse=True)
-def _random_replacement_bot(settings):  # noqa: ANN001
+def _random_replacement_bot(settings):
     settings.CAIRN_REPLACEMENT_BOT = "random"
 
 

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 SWISS = {"name": "Cup", "game": "nanga-parbat", "kind": "swiss", "rounds": 3, "time_control": "10+5"}
 
 
-def error(response, status: int, code: str) -> None:  # noqa: ANN001
+def error(response, status: int, code: str) -> None:
     assert response.status_code == status, response.content
     assert response.json()["error"]["code"] == code, response.json()
 

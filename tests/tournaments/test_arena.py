@@ -15,7 +15,7 @@ from .conftest import play_open_boards
 pytestmark = pytest.mark.django_db
 
 
-def arena(user, **extra):  # noqa: ANN001, ANN003, ANN201
+def arena(user, **extra):
     data = {"name": "Goats blitz", "game": "mountain-goats", "kind": "arena", "duration_seconds": 600,
             "time_control": "3+2", "bots_allowed": True}
     data.update(extra)

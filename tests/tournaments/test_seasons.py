@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, timedelta
 
 import pytest
 
@@ -14,7 +14,7 @@ from tests.service.helpers import finish_quickly
 pytestmark = pytest.mark.django_db
 
 
-def rated_match(alice, bob):  # noqa: ANN001, ANN201
+def rated_match(alice, bob):
     match = match_services.create_match(user=alice, game_id="mountain-goats", seats=[{"human": True}] * 2,
                                         options={}, rated=True, time_control="10+5")
     return match_services.join_match(match_id=match.pk, user=bob)
@@ -46,11 +46,11 @@ def test_a_casual_game_is_not_on_the_season_leaderboard(alice, bob):
 
 
 def test_seasons_are_three_months_long_by_default():
-    from datetime import datetime, timezone
+    from datetime import datetime
 
-    number, starts, ends = seasons.bounds(datetime(2026, 5, 17, tzinfo=timezone.utc))
+    number, starts, ends = seasons.bounds(datetime(2026, 5, 17, tzinfo=UTC))
     assert (number, starts.month, ends.month) == (2, 4, 7)
-    assert seasons.bounds(datetime(2027, 1, 1, tzinfo=timezone.utc))[0] == 5
+    assert seasons.bounds(datetime(2027, 1, 1, tzinfo=UTC))[0] == 5
 
 
 def test_the_season_api_shows_the_leaderboard(anon_api):

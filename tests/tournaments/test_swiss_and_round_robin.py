@@ -9,16 +9,16 @@ from collections import Counter
 import pytest
 
 from engine.tournament_audit import audit_tournament
+from games.models import Match
 from games.tournaments import selectors, services
 from games.tournaments.models import Board, Entry, Round, Tournament
-from games.models import Match
 
 from .conftest import play_open_boards
 
 pytestmark = pytest.mark.django_db
 
 
-def make(user, **extra):  # noqa: ANN001, ANN003, ANN201
+def make(user, **extra):
     data = {"name": "Test cup", "game": "nanga-parbat", "kind": "swiss", "rounds": 3, "time_control": "10+5"}
     data.update(extra)
     return services.create(user=user, data=data)
@@ -115,7 +115,7 @@ def test_a_crash_while_pairing_leaves_no_half_created_round(players, monkeypatch
     real = services._make_board
     calls = []
 
-    def dies_on_the_third(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+    def dies_on_the_third(*args, **kwargs):
         calls.append(1)
         if len(calls) == 3:
             raise RuntimeError("the worker died")

@@ -83,7 +83,6 @@ from .constants import (
 )
 from .tables import ROCKS, SHINIES
 
-
 if TYPE_CHECKING:
     from .base import StateBase, TaskEntry
 else:

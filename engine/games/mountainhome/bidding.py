@@ -132,7 +132,7 @@ class Bid:
         self.mishap_committers = []
         self.wizard_stopped = False
 
-    def clone(self) -> "Bid":
+    def clone(self) -> Bid:
         other = Bid.__new__(Bid)
         other.kind = self.kind
         other.prize = self.prize

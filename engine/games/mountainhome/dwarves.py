@@ -46,7 +46,6 @@ from .constants import (
     missing_rule,
 )
 
-
 if TYPE_CHECKING:
     from .base import StateBase, TaskEntry
 else:

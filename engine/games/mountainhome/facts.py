@@ -15,7 +15,7 @@ fact comes from the card data (``cards.json``, rules file §22) and the observat
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from .cards import BY_ID, CARDS, CONSTANTS
@@ -32,7 +32,7 @@ def kind_of(instance: str) -> str:
     return instance.split("#", 1)[0]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _facts(card_id: str) -> dict[str, Any]:
     data = BY_ID.get(card_id)
     if data is None:

@@ -10,7 +10,7 @@ appended by the state (``State.new_instance``).
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from .tables import (
     EXP,
@@ -114,6 +114,6 @@ class Layout:
         return sorted(unpicked + self.renowned + self.named_labourers + self.generic_labourers)
 
 
-@lru_cache(maxsize=None)
+@cache
 def layout(players: int, profile: str) -> Layout:
     return Layout(players, profile)

@@ -89,9 +89,8 @@ from .constants import (
 from .payment import add_cost, pays
 from .tables import BOOZE, ROCKS, SHINIES
 
-
 if TYPE_CHECKING:
-    from .base import StateBase, TaskEntry
+    from .base import StateBase
 else:
     StateBase = object  # the state's fields and methods, for the type checker only (base.py)
 

@@ -72,7 +72,7 @@ from .constants import (
 )
 
 if TYPE_CHECKING:
-    from .state import MountainhomeState
+    pass
 
 RES = tables.RES_NAMES
 OPTIONS = ("gain", "double")
@@ -617,7 +617,7 @@ class Codec:
 
 
 if TYPE_CHECKING:
-    from .base import StateBase, TaskEntry
+    from .base import StateBase
 else:
     StateBase = object  # the state's fields and methods, for the type checker only (base.py)
 

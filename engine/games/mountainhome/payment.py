@@ -5,9 +5,8 @@ A mixin of :class:`~engine.games.mountainhome.state.MountainhomeState`: it holds
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from itertools import combinations
+from typing import TYPE_CHECKING, Any
 
 from . import tables
 from .constants import K_PAWNSHOP, P_CHOOSE, T_ACTION, T_DRAW
@@ -37,7 +36,7 @@ def add_cost(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> tupl
 
 
 if TYPE_CHECKING:
-    from .base import StateBase, TaskEntry
+    from .base import StateBase
 else:
     StateBase = object  # the state's fields and methods, for the type checker only (base.py)
 

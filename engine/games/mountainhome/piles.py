@@ -24,7 +24,6 @@ def fisher_yates(items: list[Any], rng: RandomSource) -> list[Any]:
         items[i], items[j] = items[j], items[i]
     return items
 
-
 if TYPE_CHECKING:
     from .base import StateBase, TaskEntry
 else:
@@ -283,7 +282,7 @@ class PilesMixin(StateBase):
     def _chance_name(self, o: Any) -> str:
         try:
             return str(self.chance_to_json(o))
-        except Exception:
+        except Exception:  # noqa: BLE001 - an outcome without record notation still needs a name
             return repr(o)
 
     def _pile_name(self, pile: int) -> str:

@@ -23,7 +23,8 @@ the guard of fall-through branches no rule reaches.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from ...core import (
     ACTION_VIEW,
@@ -40,8 +41,7 @@ from ...core import (
 from . import tables
 from .apply import ApplyMixin
 from .base import StateBase
-from .bidding import Bid, BiddingMixin
-from .dwarves import DwarvesMixin
+from .bidding import BiddingMixin
 from .constants import (
     GAME_ID,
     K_FORTRESS,
@@ -97,6 +97,7 @@ from .constants import (
     T_TURN,
     T_XSHUFFLE,
 )
+from .dwarves import DwarvesMixin
 from .layout import layout
 from .moves import MovesMixin
 from .notation import ACTION_FIELDS, CodecMixin
@@ -129,18 +130,18 @@ class Mountainhome(Game):
         # replaceable, so a random seat makes several commit_bid entries per bid).
         return 200_000
 
-    def new_initial_state(self, players: int, options: Mapping[str, Any] | None = None) -> "MountainhomeState":
+    def new_initial_state(self, players: int, options: Mapping[str, Any] | None = None) -> MountainhomeState:
         players = self.check_players(players)
         return MountainhomeState(self, players, self.normalize_options(options))
 
-    def blank_state(self, players: int, options: dict[str, Any]) -> "MountainhomeState":
+    def blank_state(self, players: int, options: dict[str, Any]) -> MountainhomeState:
         """A state with its card layout set and nothing else (view.py fills in an observation)."""
         return MountainhomeState.blank(self, players, options)
 
-    def state_from_observation(self, observation: Mapping[str, Any], seat: int, rng: RandomSource) -> "MountainhomeState":
+    def state_from_observation(self, observation: Mapping[str, Any], seat: int, rng: RandomSource) -> MountainhomeState:
         return state_from_observation(self, observation, seat, rng)
 
-    def determinizer(self, observation: Mapping[str, Any], seat: int) -> Callable[[RandomSource], "MountainhomeState"]:
+    def determinizer(self, observation: Mapping[str, Any], seat: int) -> Callable[[RandomSource], MountainhomeState]:
         """``rng -> state``, as :meth:`state_from_observation` but parsing the observation once (ISMCTS)."""
         return determinizer(self, observation, seat)
 
@@ -168,7 +169,7 @@ class MountainhomeState(
     __slots__ = FIELDS
 
     @classmethod
-    def blank(cls, game: Mountainhome, players: int, options: dict[str, Any]) -> "MountainhomeState":
+    def blank(cls, game: Mountainhome, players: int, options: dict[str, Any]) -> MountainhomeState:
         """A state with only its game, seats, options and card layout set."""
         state = cls.__new__(cls)
         state._set_layout(game, players, options)

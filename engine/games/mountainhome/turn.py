@@ -52,7 +52,6 @@ from .constants import (
 )
 from .tables import BOOZE
 
-
 if TYPE_CHECKING:
     from .base import StateBase, TaskEntry
 else:

@@ -19,7 +19,8 @@ block structure of the hidden piles (see docs/games/mountainhome.md).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from ...core import CHANCE, RandomSource
 from . import tables
@@ -525,7 +526,7 @@ def _deal(state: MountainhomeState, context: tuple[Any, ...], seat: int, rng: Ra
 
 
 if TYPE_CHECKING:
-    from .base import StateBase, TaskEntry
+    from .base import StateBase
 else:
     StateBase = object  # the state's fields and methods, for the type checker only (base.py)
 

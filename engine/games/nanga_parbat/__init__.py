@@ -12,8 +12,21 @@ from . import facts
 from .claims import camp_groups, is_connected, trade_pays, trade_sets
 from .state import NangaParbat, NangaParbatState
 from .tables import (
-    ACTIVATED_TYPES, ADJ, CAMP, DECK, EDGES, HIKER, MAX_EVENTS, POINTS, REGION_NUMBERS, REGION_SECTIONS,
-    REQUIREMENTS, SECTION_INDEX, SECTION_NAMES, TYPE_CODE, TYPE_NAMES,
+    ACTIVATED_TYPES,
+    ADJ,
+    CAMP,
+    DECK,
+    EDGES,
+    HIKER,
+    MAX_EVENTS,
+    POINTS,
+    REGION_NUMBERS,
+    REGION_SECTIONS,
+    REQUIREMENTS,
+    SECTION_INDEX,
+    SECTION_NAMES,
+    TYPE_CODE,
+    TYPE_NAMES,
 )
 
 __all__ = [

@@ -17,11 +17,12 @@ information (rules §14).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Mapping
 
 from ..nanga_parbat_data import DATA
-from .tables import ACTIVATED_TYPES as _ACTIVATED, REGION_NUMBERS, REQUIREMENTS, TYPE_NAMES
+from .tables import ACTIVATED_TYPES as _ACTIVATED
+from .tables import REGION_NUMBERS, REQUIREMENTS, TYPE_NAMES
 
 BOARD_NAME: str = DATA["board"]["name"]
 REGIONS: tuple[int, ...] = REGION_NUMBERS

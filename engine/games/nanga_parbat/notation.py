@@ -6,7 +6,8 @@ A mixin of :class:`~engine.games.nanga_parbat.state.NangaParbatState`.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from ...core import IllegalActionError, NotationError
 from .claims import is_connected, trade_pays
@@ -148,7 +149,7 @@ class NotationMixin(StateBase):
     def why_illegal(self, seat: int, action: Any) -> str:
         try:
             return self._why(seat, action)
-        except Exception:  # a malformed action tuple still gets a message
+        except Exception:  # noqa: BLE001 - a malformed action tuple still gets a message
             return "it is not an action of this game"
 
     def _why(self, seat: int, action: Any) -> str:

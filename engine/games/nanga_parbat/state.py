@@ -46,7 +46,8 @@ uses to pick the k-th legal action without building the list.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...core import (
     CHANCE,
@@ -141,13 +142,13 @@ class NangaParbat(Game):
         # activation can make at most one more relocation legal.
         return MAX_EVENTS
 
-    def new_initial_state(self, players: int = 2, options: Mapping[str, Any] | None = None) -> "NangaParbatState":
+    def new_initial_state(self, players: int = 2, options: Mapping[str, Any] | None = None) -> NangaParbatState:
         players = self.check_players(players)
         return NangaParbatState(self, self.normalize_options(options))
 
     def state_from_observation(
         self, observation: Mapping[str, Any], seat: int, rng: RandomSource
-    ) -> "NangaParbatState":
+    ) -> NangaParbatState:
         # Perfect information (rules §14): the observation is the whole state.
         return NangaParbatState.from_observation(self, observation)
 
@@ -607,7 +608,7 @@ class NangaParbatState(ObservationMixin, NotationMixin, State):
             events += 1
         return events
 
-    def clone(self) -> "NangaParbatState":
+    def clone(self) -> NangaParbatState:
         other = NangaParbatState.__new__(NangaParbatState)
         other.game = self.game
         other.players = 2

@@ -5,10 +5,10 @@ A mixin of :class:`~engine.games.nanga_parbat.state.NangaParbatState`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from .notation import last_mover
-
 from .tables import (
     ACTIVE,
     CAMP,

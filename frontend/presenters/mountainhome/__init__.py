@@ -19,6 +19,7 @@ from typing import Any
 
 from .. import Player
 from . import board as parts
+from . import cards as card_parts
 from .cards import card, card_text, short_name
 from .forms import action_from_form
 from .log import describe_event
@@ -37,7 +38,7 @@ def _fallback(legal: list[dict[str, Any]], players: list[Player], shop: list[str
     grouped = group_moves([a for a in legal if a.get("do") not in ("commit_bid",)], players, shop)
     sections = []
     if prompt == "action_step":
-        used = set()
+        used: set[int] = set()
         for title, verbs in SECTIONS + (("End", ("end_action_step",)),):
             items = [g for g in grouped if g["verb"] in verbs]
             used.update(id(g) for g in items)
@@ -67,7 +68,7 @@ def present(match: dict[str, Any], players: list[Player]) -> dict[str, Any]:
     shop = parts.shop(view, attach)
     bid = parts.bid_panel(view, by_seat, attach)
     legends = parts.legend_pick(view, by_seat, attach)
-    fortress = [attach(c) for c in parts.cards(view.get("fortress"))]
+    fortress = [attach(c) for c in card_parts.cards(view.get("fortress"))]
     if mine is not None:
         parts.explain(mine, shop, view, my_turn and prompt == "action_step")
 
@@ -107,8 +108,8 @@ def present(match: dict[str, Any], players: list[Player]) -> dict[str, Any]:
         "area": parts.area(view, by_seat),
         "fortress": fortress,
         "cavern": [{"card": card(c["card"]), "owner": by_seat.get(c["owner"])} for c in view.get("cavern") or []],
-        "trash": parts.cards(view.get("trash")),
-        "aside": parts.cards(view.get("aside")),
+        "trash": card_parts.cards(view.get("trash")),
+        "aside": card_parts.cards(view.get("aside")),
         "bid": bid,
         "builder": parts.builder(view, legal) if my_turn else None,
         "legends": legends,

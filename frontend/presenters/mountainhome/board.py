@@ -16,7 +16,17 @@ from engine.games.mountainhome.facts import LEGENDARIES, card_facts, kind_of, pe
 from .. import Player
 from .cards import building, card, cards
 from .moves import step_cost_text, use_text
-from .texts import BID_KIND, BID_ONLY, BID_STEPS, CHOICE_STEP, CHOOSE_PROMPTS, MUST, PROMPT_STEP, PROMPTS, TURN_STEPS
+from .texts import (
+    BID_KIND,
+    BID_ONLY,
+    BID_STEPS,
+    CHOICE_STEP,
+    CHOOSE_PROMPTS,
+    MUST,
+    PROMPT_STEP,
+    PROMPTS,
+    TURN_STEPS,
+)
 
 # Moves made by one click on the card; any other move (giving a dwarf up, buying…) opens a menu first.
 ONE_CLICK = ("play_treasure", "place_blueprint", "choose_legendary", "trash", "react", "cavern_place", "choose",

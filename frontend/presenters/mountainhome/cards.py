@@ -16,7 +16,8 @@ SHORT_TEXT = 96  # characters of effect text shown before "more"
 
 
 def short_name(kind: str) -> str:
-    return card_facts(kind)["name"].split(",", 1)[0]
+    name: str = card_facts(kind)["name"]
+    return name.split(",", 1)[0]
 
 
 def cost_text(step: dict[str, int]) -> str:

@@ -46,7 +46,7 @@ def describe_event(event: dict[str, Any], players: list[Player]) -> str | None:
             return {
                 "commit_bid": f"{name} commits to the bid (sealed).",
                 "trash": f"{name} chooses a card to trash (sealed).",
-            }.get(action.get("do"), f"{name} makes a private choice.")
+            }.get(action.get("do", ""), f"{name} makes a private choice.")
         verb = action.get("do")
         if verb == "ready":
             return f"{name} is ready."

@@ -10,6 +10,7 @@ the prompt (buttons), and every move is also in the fallback list.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from engine.games.mountainhome.facts import card_facts, kind_of
@@ -39,7 +40,7 @@ def source_text(src: dict[str, Any]) -> str:
     if "pawn" in src:
         return f"pawn {_n(src['card'])}"
     if "hoard" in src:
-        return f"Hoard → {RES_SHORT.get(src.get('res'), src.get('res'))}"
+        return f"Hoard → {RES_SHORT.get(src.get('res', ''), src.get('res'))}"
     if "pool" in src:
         return "pool " + res_text(src["pool"])
     return json.dumps(src)
@@ -102,7 +103,7 @@ def group_text(action: dict[str, Any], players: list[Player], shop: list[str | N
     if verb == "buy":
         slot = action.get("slot")
         name = shop[slot] if isinstance(slot, int) and slot < len(shop) and shop[slot] else None
-        parts.append(short_name(kind_of(name)) if name else f"slot {slot + 1}")
+        parts.append(short_name(kind_of(name)) if name else f"slot {slot + 1 if isinstance(slot, int) else slot}")
     if action.get("card") is not None:  # a tap that tucks nothing has "card": null (MH-93)
         parts.append(_n(action["card"]) if "#" in str(action["card"]) else short_name(action["card"]))
     if "building" in action:
@@ -118,7 +119,7 @@ def group_text(action: dict[str, Any], players: list[Player], shop: list[str | N
     return " ".join(parts)
 
 
-def move_label(action: dict[str, Any], players: list[Player], shop: list[str | None] = ()) -> str:
+def move_label(action: dict[str, Any], players: list[Player], shop: Sequence[str | None] = ()) -> str:
     head = group_text(action, players, list(shop))
     variant = variant_text(action, players)
     return head if variant == "as is" else f"{head}: {variant}"
@@ -159,10 +160,10 @@ def anchor(action: dict[str, Any]) -> str | None:
     if verb == "trade_accept":
         return action.get("give")
     if verb == "choose":
-        if isinstance(action.get("card"), str):
-            return action["card"]
-        if isinstance(action.get("building"), str):
-            return action["building"]
+        if isinstance(card := action.get("card"), str):
+            return card
+        if isinstance(building := action.get("building"), str):
+            return building
         return None
     if verb in ("play_treasure", "hoard", "play_action", "place_blueprint", "lair", "cavern_place", "fortress_release",
                 "dwarf_ability", "react", "trash"):
@@ -220,7 +221,7 @@ def hint(action: dict[str, Any], players: list[Player]) -> str:
     if verb == "buy":
         return "+4 S: straight into your town, step 1 built" if action.get("consultants") else "to your discard pile"
     if verb == "hoard":
-        return f"trash it: draw 1 and gain 3 {RES_SHORT.get(action.get('res'), '')}"
+        return f"trash it: draw 1 and gain 3 {RES_SHORT.get(action.get('res', ''), '')}"
     if verb == "lair":
         return "discard the dwarf; a Dragon Hoard goes on top of your draw pile"
     if verb == "cavern_place":

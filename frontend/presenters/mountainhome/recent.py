@@ -10,7 +10,8 @@ the viewer cannot see is not on the page to be marked.
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from .. import Player
 from .log import describe_event

@@ -26,7 +26,7 @@ from engine.games.nanga_parbat import facts
 
 from .. import Player
 from .controls import controls
-from .geometry import HEIGHT, PATHS, R, REGION_SHAPES, WIDTH
+from .geometry import HEIGHT, PATHS, REGION_SHAPES, WIDTH, R
 from .labels import ANIMALS, prompt
 from .last_move import last_move
 from .log import describe_event

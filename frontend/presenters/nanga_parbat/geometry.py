@@ -28,7 +28,7 @@ def _pyramid_spot(index: int) -> tuple[int, int]:
 
 def _section_xy() -> dict[str, tuple[float, float]]:
     """Centre of every section: region r sits at row rr, column rc of the big pyramid."""
-    xy = {}
+    xy: dict[str, tuple[float, float]] = {}
     for r_index, region in enumerate(facts.REGIONS):
         rr, rc = _pyramid_spot(r_index)
         top_x = CENTRE + (rc - rr / 2) * 3 * DX

@@ -58,10 +58,10 @@ def _boards(view: dict[str, Any], actions: list[tuple[int, dict[str, Any]]]) -> 
     for seat, entries in symbolic.items():
         if len(entries) != len(boards[seat]):
             continue  # the window does not explain this board (cut at MAX_RECENT): mark nothing on it
-        for index, k in enumerate(entries):
-            if k is not None:
+        for index, trap in enumerate(entries):
+            if trap is not None:
                 new.setdefault(seat, set()).add(index)
-                kinds[k] = boards[seat][index]["type"]
+                kinds[trap] = boards[seat][index]["type"]
     return new, kinds
 
 

@@ -25,7 +25,7 @@ BEGIN SELECT RAISE(ABORT, 'accounts_moderationaction is append-only: UPDATE refu
 SQLITE_UNINSTALL = "DROP TRIGGER IF EXISTS accounts_moderationaction_no_update;"
 
 
-def install(apps, schema_editor):  # noqa: ANN001, ANN201
+def install(apps, schema_editor):
     vendor = schema_editor.connection.vendor
     if vendor == "postgresql":
         schema_editor.execute(PG_INSTALL, params=None)
@@ -33,7 +33,7 @@ def install(apps, schema_editor):  # noqa: ANN001, ANN201
         schema_editor.execute(SQLITE_INSTALL, params=None)
 
 
-def uninstall(apps, schema_editor):  # noqa: ANN001, ANN201
+def uninstall(apps, schema_editor):
     vendor = schema_editor.connection.vendor
     if vendor == "postgresql":
         schema_editor.execute(PG_UNINSTALL, params=None)

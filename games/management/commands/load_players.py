@@ -38,7 +38,7 @@ class Command(BaseCommand):
             raise CommandError("the prefix must be 1 to 20 characters")
         User = get_user_model()
         backend = "django.contrib.auth.backends.ModelBackend"
-        players: list[dict[str, str]] = []
+        players: list[dict[str, str | None]] = []
         with transaction.atomic():
             existing = {u.username: u for u in User.objects.filter(username__startswith=prefix)}
             for index in range(2 * pairs):

@@ -7,8 +7,9 @@ standard error, and ends with a count of the matches verified and of those that 
 import json
 import sys
 import time
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser, OutputWrapper
 
 from games.errors import NotFound
 from games.models import Match
@@ -19,14 +20,14 @@ from games.verify import verify_match
 class Command(BaseCommand):
     help = "Verify matches (hash chain, seed vs commitment, chance outcomes, legality, result); exit 1 on failure."
 
-    def add_arguments(self, parser):  # noqa: ANN001
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("match_ids", nargs="*", type=int, metavar="ID")
         parser.add_argument("--all", action="store_true", dest="every", help="verify every match, in id order")
         parser.add_argument("--json", action="store_true", help="print one JSON verdict per match")
         parser.add_argument("--no-progress", action="store_true", help="(with --all) no progress line")
 
-    def handle(self, *args, match_ids, every: bool = False, json: bool = False, no_progress: bool = False,  # noqa: A002
-               **options):  # noqa: ANN001
+    def handle(self, *args: Any, match_ids: list[int], every: bool = False, json: bool = False,
+               no_progress: bool = False, **options: Any) -> None:
         if every and match_ids:
             raise CommandError("give match ids or --all, not both")
         if not every and not match_ids:
@@ -61,7 +62,7 @@ class Command(BaseCommand):
 class _Progress:
     """``verifying 120/4000 (3%), 0 failed``: redrawn in place on a terminal, a line every 10 s elsewhere."""
 
-    def __init__(self, stream, *, enabled: bool) -> None:  # noqa: ANN001
+    def __init__(self, stream: OutputWrapper, *, enabled: bool) -> None:
         self.stream = stream
         self.enabled = enabled
         self.tty = enabled and getattr(sys.stderr, "isatty", lambda: False)()
@@ -83,5 +84,5 @@ class _Progress:
             self.stream.write("", ending="\n")
 
 
-def _dumps(obj) -> str:  # noqa: ANN001
+def _dumps(obj: object) -> str:
     return json.dumps(obj, separators=(",", ":"))

@@ -22,7 +22,7 @@ BEGIN SELECT RAISE(ABORT, 'table_chatmessage is append-only: UPDATE refused'); E
 SQLITE_UNINSTALL = "DROP TRIGGER IF EXISTS table_chatmessage_no_update;"
 
 
-def install(apps, schema_editor):  # noqa: ANN001, ANN201
+def install(apps, schema_editor):
     vendor = schema_editor.connection.vendor
     if vendor == "postgresql":
         schema_editor.execute(PG_INSTALL, params=None)
@@ -30,7 +30,7 @@ def install(apps, schema_editor):  # noqa: ANN001, ANN201
         schema_editor.execute(SQLITE_INSTALL, params=None)
 
 
-def uninstall(apps, schema_editor):  # noqa: ANN001, ANN201
+def uninstall(apps, schema_editor):
     vendor = schema_editor.connection.vendor
     if vendor == "postgresql":
         schema_editor.execute(PG_UNINSTALL, params=None)

@@ -6,9 +6,8 @@ import pytest
 
 from games.models import Match
 from games.ranking.models import Rating
-from tests.service.helpers import finish_quickly
-
 from tests.ranking.helpers import everyone_moves, new_match
+from tests.service.helpers import finish_quickly
 
 pytestmark = pytest.mark.django_db
 

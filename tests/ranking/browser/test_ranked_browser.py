@@ -26,13 +26,13 @@ MY_TURN = """() => {
 
 
 @pytest.fixture
-def strangers(make_user):  # noqa: ANN001, ANN201
+def strangers(make_user):
     """Two accounts, made before the browsers start (Playwright's sync API runs an event loop)."""
     return make_user("alice", PASSWORD), make_user("bob", PASSWORD)
 
 
 @pytest.fixture
-def two_pages(strangers):  # noqa: ANN001, ANN201
+def two_pages(strangers):
     import os
 
     from playwright.sync_api import sync_playwright
@@ -55,7 +55,7 @@ def two_pages(strangers):  # noqa: ANN001, ANN201
             browser.close()
 
 
-def log_in(page, base: str, username: str) -> None:  # noqa: ANN001
+def log_in(page, base: str, username: str) -> None:
     page.goto(f"{base}/login/")
     page.fill("#id_username", username)
     page.fill("#id_password", PASSWORD)
@@ -69,7 +69,7 @@ def clock_seconds(text: str) -> int:
 
 
 def test_two_strangers_queue_get_paired_play_with_clocks_and_see_their_new_ratings(
-    live_asgi_url, two_pages  # noqa: F811
+    live_asgi_url, two_pages  # noqa: F811 - the imported fixture
 ):
     base = live_asgi_url
     (alice_page, bob_page), errors = two_pages
@@ -111,7 +111,7 @@ def test_two_strangers_queue_get_paired_play_with_clocks_and_see_their_new_ratin
     moves = 0
     deadline = time.monotonic() + 60
     while moves < 4 and time.monotonic() < deadline:
-        for name, page in pages.items():
+        for page in pages.values():
             if moves == 4:
                 break
             live = page.locator("#match-live")

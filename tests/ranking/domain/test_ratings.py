@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -64,7 +64,7 @@ def test_an_upset_in_a_three_player_match_moves_the_favourite_down():
 
 
 def test_deviation_grows_back_with_inactivity_up_to_500():
-    start = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    start = datetime(2026, 1, 1, tzinfo=UTC)
     assert idle_periods(start, start + PERIOD * 10.5) == 10
     settled = Skill(1700, 60, 0.06)
     rested = after_inactivity(settled, idle_periods(start, start + timedelta(days=365)))

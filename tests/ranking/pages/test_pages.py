@@ -9,14 +9,13 @@ from django.test import Client
 
 from games.models import Match
 from games.ranking.models import QueueEntry, Rating
-from tests.service.helpers import finish_quickly
-
 from tests.ranking.helpers import everyone_moves, new_match
+from tests.service.helpers import finish_quickly
 
 pytestmark = pytest.mark.django_db
 
 
-def client_for(user) -> Client:  # noqa: ANN001
+def client_for(user) -> Client:
     client = Client()
     client.force_login(user)
     return client

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db(transaction=True, databases="__all__")
 TIMEOUT = 10
 
 
-def socket_for(user) -> WebsocketCommunicator:  # noqa: ANN001
+def socket_for(user) -> WebsocketCommunicator:
     communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), "/ws/user/")
     communicator.scope["user"] = user
     return communicator

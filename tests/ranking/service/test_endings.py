@@ -13,7 +13,6 @@ from games.errors import Conflict, Forbidden
 from games.models import Event, Match, MatchClock, Seat
 from games.ranking.models import Rating, RatingChange
 from games.verify import verify_match
-
 from tests.ranking.helpers import everyone_moves, move_once, new_match
 
 pytestmark = pytest.mark.django_db
@@ -173,7 +172,7 @@ def test_verify_refuses_a_timeout_recorded_before_the_clock_ran_out(alice, bob):
     match = new_match([alice, bob], time_control="5+0")
     everyone_moves(match.pk, [alice, bob])
 
-    def premature(m, aggregate, seats):  # noqa: ANN001
+    def premature(m, aggregate, seats):
         aggregate.time_out(aggregate.state.to_move()[0], bytes.fromhex(m.seed), bot="random")
 
     services.command(match.pk, premature)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.db import connection, connections
@@ -66,7 +66,7 @@ def test_bad_queue_requests_are_refused(alice):
         matchmaking.join(user=alice, game_id="mountain-goats", players=2, time_control="soon")
 
 
-def _join_and_pair(user_id: int, players: int, ready) -> None:  # noqa: ANN001
+def _join_and_pair(user_id: int, players: int, ready) -> None:
     """In a forked process: join the queue and run the pairing, as a web process and a worker would."""
     from django.contrib.auth import get_user_model
 
@@ -77,7 +77,7 @@ def _join_and_pair(user_id: int, players: int, ready) -> None:  # noqa: ANN001
         ready.wait(30)
         matchmaking.join(user=user, game_id="mountain-goats", players=players, time_control="5+10", rated=True)
         matchmaking.pair_all()
-    except Exception:  # noqa: BLE001
+    except Exception:  # noqa: BLE001 - the thread prints the traceback for the test to report
         import traceback
 
         traceback.print_exc()
@@ -103,7 +103,7 @@ def test_concurrent_joins_from_several_processes_never_double_book(make_user, pl
     for process in processes:
         process.join(60)
     assert [p.exitcode for p in processes] == [0] * len(users)
-    matchmaking.pair_all(now=datetime.now(timezone.utc) + timedelta(minutes=5))  # anyone left over
+    matchmaking.pair_all(now=datetime.now(UTC) + timedelta(minutes=5))  # anyone left over
 
     entries = list(QueueEntry.objects.all())
     assert len(entries) == 12 and {e.status for e in entries} == {"matched"}  # nobody lost

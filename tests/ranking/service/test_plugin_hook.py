@@ -8,7 +8,6 @@ from games import services
 from games.models import Event
 from games.ranking.models import RatingChange
 from games.signals import MatchFinished, match_finished
-
 from tests.ranking.helpers import everyone_moves, new_match
 
 pytestmark = pytest.mark.django_db
@@ -19,7 +18,7 @@ def test_the_core_sends_match_finished_once_with_the_stored_final_event(alice, b
     everyone_moves(match.pk, [alice, bob])
     received: list[MatchFinished] = []
 
-    def receiver(sender, *, finished, **kwargs):  # noqa: ANN001, ANN202
+    def receiver(sender, *, finished, **kwargs):
         received.append(finished)
 
     match_finished.connect(receiver)
@@ -38,7 +37,7 @@ def test_ratings_come_from_the_hook_and_roll_back_with_the_match(alice, bob):
     match = new_match([alice, bob], rated=True)
     everyone_moves(match.pk, [alice, bob])
 
-    def failing(sender, *, finished, **kwargs):  # noqa: ANN001, ANN202
+    def failing(sender, *, finished, **kwargs):
         raise RuntimeError("a plug-in failed")
 
     match_finished.connect(failing)

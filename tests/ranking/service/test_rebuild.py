@@ -8,9 +8,8 @@ from django.core.management import call_command
 from games import services
 from games.ranking.models import Rating, RatingChange
 from games.ranking.ratings import rebuild_ladders
-from tests.service.helpers import finish_quickly
-
 from tests.ranking.helpers import everyone_moves, new_match
+from tests.service.helpers import finish_quickly
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +23,7 @@ def ladder_snapshot() -> list[tuple]:
 
 
 @pytest.fixture
-def played(make_user):  # noqa: ANN001, ANN201
+def played(make_user):
     """Rated 2- and 4-player matches, a resignation, a casual match and an abort between six players."""
     users = [make_user(f"player{i}") for i in range(6)]
     pairs = [(0, 1), (1, 2), (2, 0), (3, 4), (0, 3), (4, 5), (5, 1)]

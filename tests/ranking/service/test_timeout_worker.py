@@ -11,14 +11,13 @@ import os
 import subprocess
 import sys
 import time
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 from django.conf import settings
 
 from games.models import Match
 from games.verify import verify_match
-
 from tests.ranking.helpers import everyone_moves, new_match
 
 pytestmark = pytest.mark.django_db(transaction=True, databases="__all__")
@@ -35,7 +34,7 @@ def _database_url() -> str:
 
 
 @pytest.fixture
-def worker_process(transactional_db) -> Iterator[subprocess.Popen]:  # noqa: ANN001
+def worker_process(transactional_db) -> Iterator[subprocess.Popen]:
     from django.db import connections
 
     if connections["default"].vendor == "sqlite" and connections["default"].settings_dict["NAME"].startswith(

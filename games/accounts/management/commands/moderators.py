@@ -7,8 +7,11 @@ read-only lists).  Lists the group's members.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.accounts.staff import ensure_moderator_group
 
@@ -16,11 +19,11 @@ from games.accounts.staff import ensure_moderator_group
 class Command(BaseCommand):
     help = "Create the 'moderator' group (moderation permissions only) and add or remove its members."
 
-    def add_arguments(self, parser):  # noqa: ANN001
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--add", nargs="*", default=[], metavar="USERNAME")
         parser.add_argument("--remove", nargs="*", default=[], metavar="USERNAME")
 
-    def handle(self, *args, add=(), remove=(), **options):  # noqa: ANN001
+    def handle(self, *args: Any, add: Sequence[str] = (), remove: Sequence[str] = (), **options: Any) -> None:
         group = ensure_moderator_group()
         User = get_user_model()
         for name in [*add, *remove]:

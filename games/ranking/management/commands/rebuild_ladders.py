@@ -1,8 +1,9 @@
 """``python manage.py rebuild_ladders [--game ID]``: rebuild every ladder from the match events."""
 
 import json
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.ranking.ratings import rebuild_ladders
 
@@ -13,10 +14,10 @@ class Command(BaseCommand):
         "report (and exit 1 on) any recorded rating event that the rebuild does not reproduce."
     )
 
-    def add_arguments(self, parser):  # noqa: ANN001
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--game", help="only this game's ladder")
 
-    def handle(self, *args, game=None, **options):  # noqa: ANN001
+    def handle(self, *args: Any, game: str | None = None, **options: Any) -> None:
         report = rebuild_ladders(game_id=game)
         self.stdout.write(json.dumps(report, indent=2, sort_keys=True))
         if report["mismatches"]:
