@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.common import interleaved, machine
-from engine.core import CHANCE, random_playout
+from engine.core import CHANCE, random_event, random_playout
 from engine.games.mountainhome import Mountainhome
 
 GAME = Mountainhome()  # imported directly: works whether or not the game is registered yet
@@ -57,13 +57,7 @@ def main() -> None:
         state = GAME.new_initial_state(players)
         rng = random.Random(next(seeds))
         while not state.is_terminal():
-            if state.current_player() == CHANCE:
-                event = {"chance": state.chance_to_json(state.sample_chance(rng))}
-            else:
-                seat = state.to_move()[0]
-                actions = state.legal_actions(seat)
-                event = {"player": seat, "action": state.action_to_json(seat, actions[rng.randrange(len(actions))])}
-            state.apply_event(json.loads(json.dumps(event)))
+            state.apply_event(json.loads(json.dumps(random_event(state, rng))))
         return 1
 
     def deep_copies() -> int:

@@ -512,3 +512,13 @@ def random_playout(
         count += 1
     return count
 
+
+
+def random_event(state: State, rng: RandomSource) -> dict[str, Any]:
+    """One random legal event of ``state`` in record notation, not applied: a chance outcome drawn by
+    ``rng``, or a uniformly chosen action of the first seat to move (as :func:`random_playout` picks)."""
+    if state.current_player() == CHANCE:
+        return {"chance": state.chance_to_json(state.sample_chance(rng))}
+    seat = state.to_move()[0]
+    actions = state.legal_actions(seat)
+    return {"player": seat, "action": state.action_to_json(seat, actions[rng.randrange(len(actions))])}

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from engine import registry
-from engine.core import random_playout
+from engine.core import random_event, random_playout
 from engine.record import make_record, replay, summary
 
 from .test_conformance import test_conformance as shared_conformance
@@ -149,7 +149,7 @@ def test_malformed_events_raise_typed_errors_only(game) -> None:
     """Mutated record entries are refused with engine errors (never TypeError/KeyError)."""
     import copy
 
-    from engine.core import CHANCE, EngineError
+    from engine.core import EngineError
 
     rng = random.Random(4)
     junk = [None, 0, -1, 7, "x", "shinies-2#1", "hoard#9", [], {}, ["tobias#1"], True, "any", {"rocks": 1},
@@ -159,12 +159,7 @@ def test_malformed_events_raise_typed_errors_only(game) -> None:
         for _ in range(150):
             if state.is_terminal():
                 break
-            if state.current_player() == CHANCE:
-                event = {"chance": state.chance_to_json(state.sample_chance(rng))}
-            else:
-                seat = state.to_move()[0]
-                actions = state.legal_actions(seat)
-                event = {"player": seat, "action": state.action_to_json(seat, actions[rng.randrange(len(actions))])}
+            event = random_event(state, rng)
             for _ in range(4):
                 bad = copy.deepcopy(event)
                 body = bad.get("action", bad.get("chance"))

@@ -17,7 +17,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.core import CHANCE, TERMINAL
+from engine.core import CHANCE, TERMINAL, random_event
 from engine.games.mountainhome import MissingRuleError
 from engine.games.mountainhome.state import MountainhomeState
 
@@ -171,12 +171,7 @@ def _redacted_stream(players: int, seed: int, viewer):
     state = GAME.new_initial_state(players)
     events, shown = [], []
     while not state.is_terminal() and len(events) < 400:
-        if state.current_player() == CHANCE:
-            event = {"chance": state.chance_to_json(state.sample_chance(rng))}
-        else:
-            seat = state.to_move()[0]
-            actions = state.legal_actions(seat)
-            event = {"player": seat, "action": state.action_to_json(seat, actions[rng.randrange(len(actions))])}
+        event = random_event(state, rng)
         shown.append(state.redact_event(event, viewer))
         events.append(event)
         state.apply_event(event)
