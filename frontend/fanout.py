@@ -218,15 +218,21 @@ async def fragment(head_: Head, user: Any) -> Fragment:
         rendered = True
         draw = render_for_class if shown is None else partial(render_for_class, shown=shown)
         made: list[Fragment] = []
+        failed: list[Exception] = []
 
         def load_and_draw() -> Position:
             position = _load_position(match)
-            made.append(draw(match, user, cls, position))
+            try:
+                made.append(draw(match, user, cls, position))
+            except Exception as exc:  # noqa: BLE001 - this class's render fails alone; the others' position stands
+                failed.append(exc)
             return position
 
         # The class that loads the position renders in the same trip to the pool (each trip costs a thread
         # hand-off both ways); the classes that join it render once it is there.
         position = await positions.get((match.pk, head_.seq, head_.last_hash), lambda: in_pool(load_and_draw))
+        if failed:
+            raise failed[0]
         if made:
             return made[0]
         return await in_pool(draw, match, user, cls, position)

@@ -17,9 +17,11 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from django.db import IntegrityError, connections, transaction
+from django.db.models import Field
 from django.utils import timezone
 
 from engine import chain
@@ -127,6 +129,17 @@ def append(match: Match, pending: Iterable[PendingEvent], *, expected_seq: int, 
 _COLUMNS = ("match_id", "seq", "type", "payload", "actor", "timestamp", "prev_hash", "hash")
 
 
+@lru_cache(maxsize=32)
+def _insert_statement(alias: str, count: int) -> tuple[str, tuple[Field[Any, Any], ...]]:
+    """The SQL inserting ``count`` events on database ``alias``, and the fields of its columns in order."""
+    quote = connections[alias].ops.quote_name
+    fields = tuple(writes.concrete_field(Event, name) for name in _COLUMNS)
+    one = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    sql = (f"INSERT INTO {quote(Event._meta.db_table)} ({', '.join(quote(field.column) for field in fields)}) "
+           f"VALUES {', '.join([one] * count)} RETURNING {quote('id')}")
+    return sql, fields
+
+
 def _insert(rows: list[Event]) -> None:
     """One ``INSERT ... VALUES (...), (...) RETURNING id`` of ``rows``, with each value prepared by its field.
 
@@ -135,11 +148,7 @@ def _insert(rows: list[Event]) -> None:
     to choose its type).  A clash on ``(match, seq)`` raises ``IntegrityError`` as ``bulk_create`` does.
     """
     connection = connections[db.alias()]
-    fields = [writes.concrete_field(Event, name) for name in _COLUMNS]
-    one = "(" + ", ".join(["%s"] * len(fields)) + ")"
-    sql = (f"INSERT INTO {connection.ops.quote_name(Event._meta.db_table)} "
-           f"({', '.join(connection.ops.quote_name(field.column) for field in fields)}) "
-           f"VALUES {', '.join([one] * len(rows))} RETURNING {connection.ops.quote_name('id')}")
+    sql, fields = _insert_statement(connection.alias, len(rows))
     params: list[Any] = []
     for row in rows:
         params.extend(field.get_db_prep_save(getattr(row, field.attname), connection) for field in fields)
