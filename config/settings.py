@@ -235,7 +235,14 @@ def deployment_id() -> str:
 
 if TESTING:
     # Each test run uses its own deployment id, channel prefix and Celery queue on a shared Redis;
-    # exported so that processes the tests start (a server, a worker) agree.
+    # exported so that processes the tests start (a server, a worker) agree.  A pytest-xdist worker
+    # is a run of its own: it replaces the names it inherited from the process that started it, once
+    # (CAIRN_TEST_WORKER marks them as its own for the processes it starts in turn).
+    _xdist_worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if _xdist_worker and os.environ.get("CAIRN_TEST_WORKER") != _xdist_worker:
+        os.environ["CAIRN_TEST_WORKER"] = _xdist_worker
+        for _name in ("DEPLOYMENT_ID", "CHANNEL_PREFIX", "CELERY_QUEUE"):
+            os.environ.pop(_name, None)
     os.environ.setdefault("DEPLOYMENT_ID", f"test-{os.getpid()}")
     os.environ.setdefault("CHANNEL_PREFIX", f"cairn-test-{os.getpid()}")
     os.environ.setdefault("CELERY_QUEUE", f"cairn-test-{os.getpid()}")
