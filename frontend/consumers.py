@@ -239,9 +239,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         except presenters.FormError as exc:
             outcome = moves.Outcome(400, str(exc))
         else:
-            outcome = await fanout.in_pool(self._play, fields, moves.lag_of(message.get("lag")))
+            outcome, drawn = await fanout.in_pool(self._play_and_draw, fields, moves.lag_of(message.get("lag")))
         if outcome.stored:
-            await self.push(force=True)
+            await self.push(force=True, drawn=drawn)
         else:
             html = await fanout.in_pool(_error_fragment, self.match_id, self.user, outcome.error or "")
             if html:
@@ -250,6 +250,19 @@ class MatchConsumer(AsyncWebsocketConsumer):
             "type": "move.answer", "id": answer_id, "status": outcome.status, "error": outcome.error,
             "seq": self.last_seq, "server_ms": round((time.perf_counter() - started) * 1000),
         }))
+
+    def _play_and_draw(
+        self, fields: QueryDict, lag_ms: int | None
+    ) -> tuple[moves.Outcome, tuple[fanout.Head, fanout.Fragment] | None]:
+        """In the pool: the move, then (once stored) the match's head and this viewer's fragment of it, in
+        the same trip (:func:`fanout.fragment_here`)."""
+        outcome = self._play(fields, lag_ms)
+        if not outcome.stored:
+            return outcome, None
+        try:
+            return outcome, fanout.fragment_here(self.match_id, self.user)
+        except DomainError:
+            return outcome, None  # the push on the event loop says why (it closes the socket)
 
     def _play(self, fields: QueryDict, lag_ms: int | None) -> moves.Outcome:
         if getattr(self.user, "is_authenticated", False):
@@ -298,7 +311,14 @@ class MatchConsumer(AsyncWebsocketConsumer):
         ``match.changed`` (if it is newer than what the page shows)."""
         await self.match_changed(stamped({"type": "match.changed", "match_id": self.match_id}))
 
-    async def push(self, force: bool = False, head: fanout.Head | None = None) -> None:
+    async def push(
+        self, force: bool = False, head: fanout.Head | None = None,
+        drawn: tuple[fanout.Head, fanout.Fragment] | None = None,
+    ) -> None:
+        """Send this viewer's fragment of the match as it is (``drawn``: that head and fragment, read and
+        rendered already), unless the page has it (``force``: send it anyway)."""
+        if drawn is not None:
+            head = drawn[0]
         head = head or await fanout.head(self.match_id)
         if head is None:
             await self.close(code=4404)
@@ -306,7 +326,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if not force and self.last_seq is not None and head.seq <= self.last_seq:
             return
         try:
-            shown = await fanout.fragment(head, self.user)
+            shown = drawn[1] if drawn is not None else await fanout.fragment(head, self.user)
         except DomainError as exc:
             log.info("match %s: viewer refused: %s", self.match_id, exc.message)
             await self.close(code=4403)

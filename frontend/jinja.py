@@ -82,7 +82,8 @@ def ranking_match_panel(context: Any, view: dict[str, Any]) -> Markup:
     from .templatetags import ranking
 
     data = ranking.match_panel_context(context.get("ranked"), view, context.get("csrf_token"))
-    return Markup(context.environment.get_template(ranking.MATCH_PANEL).render(data))
+    # Through memo: a seat's panel is as it was after most moves (no clock, or none running for it).
+    return Markup(memo_parts.render(ranking.MATCH_PANEL, data))
 
 
 def clock_text(seconds: float | None) -> str:

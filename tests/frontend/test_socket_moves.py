@@ -13,6 +13,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import connections
 
 from frontend import fanout
+from games import selectors
 from games.models import Event, Match
 
 from .helpers import client_for, data_seq, mover, two_player_match
@@ -169,10 +170,13 @@ def test_socket_moves_count_against_the_moves_rate_limit(alice, bob, settings):
     assert Match.objects.get(pk=match.pk).seq == match.seq
 
 
-def test_the_movers_answer_and_its_other_tabs_push_share_one_render(alice, bob):
+def test_the_movers_answer_and_its_other_tabs_push_share_one_render(alice, bob, monkeypatch):
     match = two_player_match(alice, bob)
     player = mover(match, alice, bob)
     fanout.renders.clear()
+    drawn = []
+    real = fanout.render_for_class
+    monkeypatch.setattr(fanout, "render_for_class", lambda *args, **kwargs: drawn.append(args[2]) or real(*args, **kwargs))
 
     async def scenario() -> None:
         first, second = [await connected(player, match, f"?seq={match.seq}&client=tab-{n}") for n in (1, 2)]
@@ -184,4 +188,4 @@ def test_the_movers_answer_and_its_other_tabs_push_share_one_render(alice, bob):
             await socket.disconnect()
 
     async_to_sync(scenario)()
-    assert fanout.renders.stats["computed"] == 1
+    assert drawn == [f"seat:{selectors.seat_of(match, player)}"]  # one render, of the mover's class
