@@ -1,7 +1,8 @@
 """ASGI entry point: HTTP through Django, websockets through Channels.
 
 Websocket connections are authenticated from the session cookie
-(``AuthMiddlewareStack``) and refused unless they come from the page's own
+(``frontend.routing.auth_stack``: Channels' ``AuthMiddlewareStack``, the user read in the
+render pool) and refused unless they come from the page's own
 origin, scheme and port included (``games.ops.origin.SameOriginValidator``).
 
 HTTP requests run their synchronous parts (middleware, views) on threads that
@@ -33,12 +34,11 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_asgi_app = get_asgi_application()
 
 from asgiref.sync import ThreadSensitiveContext
-from channels.auth import AuthMiddlewareStack
 from channels.routing import ProtocolTypeRouter, URLRouter
 
 from config.gctune import tune as tune_gc
 from config.warmup import warm_up
-from frontend.routing import websocket_urlpatterns
+from frontend.routing import auth_stack, websocket_urlpatterns
 from games.ops.origin import SameOriginValidator
 
 # Imports and template compilation now, before this process serves, not in its first requests; then what the
@@ -80,6 +80,6 @@ class ReusedRequestThreads:
 application = ProtocolTypeRouter(
     {
         "http": ReusedRequestThreads(django_asgi_app),
-        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": SameOriginValidator(auth_stack(URLRouter(websocket_urlpatterns))),
     }
 )

@@ -149,7 +149,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         # The spectator count: after the catch-up push, so that many sockets
         # connecting at once are not queued behind each other's count updates.
         self.seat = await fanout.in_pool(
-            table.socket_opened, self.match_id, self.channel_name, self.user, self.presence)
+            table.socket_opened, self.match_id, self.channel_name, self.user, self.presence, head.match)
         if self.seat is not None:
             self.alive = asyncio.ensure_future(self.keep_alive())
             if self.lag:

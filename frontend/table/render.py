@@ -24,9 +24,9 @@ from typing import Any
 from django.conf import settings
 from django.template.loader import render_to_string
 
-from games.errors import DomainError
+from games.errors import DomainError, NotFound
 from games.models import Match
-from games.selectors import seat_of
+from games.selectors import get_match, seat_of
 from games.table import chat, rematch, watch
 
 log = logging.getLogger(__name__)
@@ -116,20 +116,26 @@ def render_push(event: dict[str, Any], user: Any, match_id: int | None = None) -
     return None
 
 
-def socket_opened(match_id: int, channel_name: str, user: Any, presence_panel: bool = False) -> int | None:
+def socket_opened(
+    match_id: int, channel_name: str, user: Any, presence_panel: bool = False, match: Match | None = None
+) -> int | None:
     """A match socket joined its group: a spectator's counts; a player's marks the match attended
     (the watch list, :func:`games.table.watch.in_play`) and its seat present (games.fairplay).
     (Pages read the count every few seconds, ``/matches/<id>/spectators/``: a push to every socket
     per arrival would cost more.)  ``presence_panel``: the page draws the presence panel (``?presence=1``),
-    so presence changes are pushed.  Returns the viewer's seat, or None for a spectator."""
+    so presence changes are pushed.  ``match``: the match with its seats, as the socket read it on
+    connecting (``selectors.get_match``), so that a thousand sockets connecting at once read nothing
+    more.  Returns the viewer's seat, or None for a spectator."""
     from games.fairplay import sockets as presence
 
     if presence_panel:
         presence.watch_opened(match_id, channel_name)
 
-    match = Match.objects.filter(pk=match_id).first()
     if match is None:
-        return None
+        try:
+            match = get_match(match_id)
+        except NotFound:
+            return None
     seat = seat_of(match, user)
     try:
         if seat is not None:
