@@ -122,12 +122,25 @@ def test_an_unknown_match_refuses_the_connection(alice):
     run(scenario)
 
 
-def test_the_asgi_stack_authenticates_the_viewer_from_the_session_cookie(alice, bob):
+def test_the_asgi_stack_authenticates_the_viewer_from_the_session_cookie(alice, bob, monkeypatch):
+    import threading
+
+    from channels.auth import get_user
     from django.conf import settings
     from django.test import Client
 
     from config.asgi import application
+    from frontend import routing
 
+    read_in = []
+
+    class Recorded:  # channels.auth.get_user, noting the thread that reads the session's user
+        @staticmethod
+        def func(scope):
+            read_in.append(threading.current_thread().name)
+            return get_user.func(scope)
+
+    monkeypatch.setattr(routing, "get_user", Recorded)
     match = two_player_match(alice, bob)
     client = Client()
     client.force_login(alice)
@@ -150,6 +163,8 @@ def test_the_asgi_stack_authenticates_the_viewer_from_the_session_cookie(alice, 
         assert "alice <em>(you)</em>" in fragment
 
     run(scenario)
+    # In the render pool, not on the process's one thread for synchronous code (a connect burst's queue).
+    assert len(read_in) == 1 and read_in[0].startswith("cairn-render")
 
 
 def test_a_foreign_origin_is_refused(alice, bob):
