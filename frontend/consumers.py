@@ -4,8 +4,9 @@ On ``match.changed`` (ids and a seq, from ``games.notify``), every socket asks
 :mod:`frontend.fanout` for the fragment of its viewer's class at the new
 position: one render per class and position in this process, shared by every
 socket of that class, and the seq it shows comes with it as data.  Fragments go
-out as htmx out-of-band swaps.  It never receives moves: those go over HTTP
-through ``games.services``.
+out as htmx out-of-band swaps.  A page may send its moves on its socket (:meth:`MatchConsumer.move`):
+they go through ``frontend.moves`` and ``games.services`` as a POST's do, and the answer is the
+mover's fragment.
 
 The consumer is asynchronous, so an idle socket costs no thread; database
 reads and rendering run in fanout's bounded pool, and so do the table's
