@@ -26,6 +26,13 @@ import time
 os.environ.setdefault("RATE_LIMIT_FACTOR", "1000")  # the throttles are not what is measured
 from service_common import django_database, users
 
+
+def count_shapes(captured, shapes: collections.Counter) -> None:
+    """Count each captured query by its shape: numbers and quoted strings as ``?``, the first 140 characters."""
+    for query in captured.captured_queries:
+        shapes[re.sub(r"\d+|\x27[^\x27]*\x27", "?", query["sql"])[:140]] += 1
+
+
 N = int(os.environ.get("N", "40"))
 PROF = os.environ.get("PROF")
 with django_database():
@@ -94,8 +101,7 @@ with django_database():
             prof.disable()
         cpu_get.append(time.process_time() - t)
         nq_get.append(len(cq))
-        for q in cq.captured_queries:
-            qs_get[re.sub(r"\d+|\x27[^\x27]*\x27", "?", q["sql"])[:140]] += 1
+        count_shapes(cq, qs_get)
         a = v["legal_actions"][-1]
         seq = v["seq"]
         t = time.process_time()
@@ -113,8 +119,7 @@ with django_database():
         cpu_move.append(time.process_time() - t)
         nq_move.append(len(cq))
         pg_move.append(pg_cpu() - p0)
-        for q in cq.captured_queries:
-            qs_move[re.sub(r"\d+|\x27[^\x27]*\x27", "?", q["sql"])[:140]] += 1
+        count_shapes(cq, qs_move)
         assert r.status_code in (200, 201), r.content[:300]
         fanout.renders.clear()
         fanout.positions.clear()
@@ -130,8 +135,7 @@ with django_database():
             prof.disable()
         cpu_fan.append(time.process_time() - t)
         nq_fan.append(len(cq))
-        for q in cq.captured_queries:
-            qs_fan[re.sub(r"\d+|\x27[^\x27]*\x27", "?", q["sql"])[:140]] += 1
+        count_shapes(cq, qs_fan)
     import statistics as st
 
     print(f"get: cpu median {1000 * st.median(cpu_get):.1f} ms, queries {st.median(nq_get)}")
