@@ -91,6 +91,31 @@ def _event_log_teardown(request) -> Iterator[None]:
     purge_event_logs(aliases)
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker) -> Iterator[None]:
+    """pytest-django's test databases; before they are dropped, every other session on a PostgreSQL one
+    is ended.  A thread of this process may still hold a connection (the render pool's, whose threads
+    live as long as the process), and PostgreSQL refuses to drop a database in use: it would be left
+    behind, one per run."""
+    yield
+    from django.db import DatabaseError, connections
+
+    with django_db_blocker.unblock():
+        for connection in connections.all():
+            if connection.vendor != "postgresql":
+                continue
+            try:
+                with connection.cursor() as cursor:
+                    cursor.execute(
+                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                        " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                    )
+            except DatabaseError:  # no right to end them: the drop says what is left
+                pass
+            finally:
+                connection.close()
+
+
 # ---------------------------------------------------------------------- players and clients
 
 
