@@ -102,6 +102,11 @@ class Head:
     seq: int
     last_hash: str
 
+    @property
+    def place(self) -> tuple[int, int, str]:
+        """The position's key in the caches: (match id, seq, last hash)."""
+        return self.match.pk, self.seq, self.last_hash
+
 
 def _load_head(match_id: int) -> Head | None:
     try:
@@ -209,7 +214,7 @@ async def fragment(head_: Head, user: Any) -> Fragment:
     shown = None
     if delayed_in_seconds(match, user):
         shown = await delays.get(("shown", match.pk, head_.seq), lambda: in_pool(selectors.spectator_seq, match, head_.seq))
-    key = (match.pk, head_.seq, head_.last_hash, cls) if shown is None else (match.pk, head_.seq, head_.last_hash, cls, shown)
+    key = (*head_.place, cls) if shown is None else (*head_.place, cls, shown)
 
     rendered = False
 
@@ -230,7 +235,7 @@ async def fragment(head_: Head, user: Any) -> Fragment:
 
         # The class that loads the position renders in the same trip to the pool (each trip costs a thread
         # hand-off both ways); the classes that join it render once it is there.
-        position = await positions.get((match.pk, head_.seq, head_.last_hash), lambda: in_pool(load_and_draw))
+        position = await positions.get(head_.place, lambda: in_pool(load_and_draw))
         if failed:
             raise failed[0]
         if made:
@@ -257,7 +262,7 @@ def fragment_here(match_id: int, user: Any) -> tuple[Head, Fragment] | None:
         return None
     match = head_.match
     cls = viewer_class(match, user)
-    place = (match.pk, head_.seq, head_.last_hash)
+    place = head_.place
     found: Fragment | None = renders.peek((*place, cls))
     if found is not None:
         metrics.FANOUT_CACHE_HITS.inc()
