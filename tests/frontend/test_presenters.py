@@ -79,6 +79,18 @@ def test_the_climb_list_offers_every_legal_climb_with_its_gain():
     assert all(c["gain"] == 0 for c in board["climbs"])  # nobody can reach a summit from the foot in one turn
 
 
+def test_with_extra_ones_to_set_the_builder_stays_closed_and_the_list_offers_the_set_ones():
+    """An open builder would push the board off a phone's first screen; the list has those climbs."""
+    state = started(2, [1, 1, 1, 4])
+    match = mg_match(state, 0)
+    board = mg.present(match, players(2))
+    html = render_to_string("frontend/boards/mountain-goats.html",
+                            {"board": board, "match": match, "move_url": move_url(3)}, using="jinja2")
+    assert '<details class="builder">' in html and "and set the extra 1s" in html
+    assert html.count('class="climb-form"') == len(board["climbs"]) > 0
+    assert any(10 in c["climb"] for c in board["climbs"])  # 4 and a 1 set to 6: only a set 1 reaches 10
+
+
 def test_a_climb_that_reaches_a_summit_shows_its_points_and_the_bump():
     state = started(2, [4, 6, 5, 5], first=0)
     state.apply_event({"player": 0, "action": {"climb": [10]}})  # seat 0: 10 at step 1
