@@ -130,7 +130,8 @@ class Bot:
                         failures = 0
                         if "events" not in line:  # the first line: the match as this seat sees it
                             state = line
-                            if state["status"] == "finished":
+                            if state["status"] == "finished":  # ended while this stream was away
+                                log(f"match {match_id} finished: {state.get('result')}")
                                 return
                             # Resumed at the seq it had reached, with nothing new since: the first line is
                             # all there is to act on, and it may be this seat's turn.

@@ -12,6 +12,8 @@ import os
 import re
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -47,6 +49,14 @@ def test_a_person_challenges_the_reference_bot_in_the_browser_and_plays_it_to_th
                             "--games", "mountain-goats", "--seed", "3"],
                            env={"PATH": os.environ.get("PATH", ""), "CAIRN_TOKEN": secret},
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    said: list[str] = []  # the bot's log lines, read as they come: it is stopped once it says the match ended
+
+    def read() -> None:
+        for line in bot.stderr:
+            said.append(line)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
     try:
         page = browser_page
         page.goto(f"{live_asgi_url}/login/")
@@ -77,7 +87,13 @@ def test_a_person_challenges_the_reference_bot_in_the_browser_and_plays_it_to_th
                 "(seq) => document.getElementById('match-live').dataset.seq !== seq", arg=seq, timeout=STEP_TIMEOUT_MS)
         assert "Game over." in page.locator("#turn").inner_text()
         assert turns >= 3
+        # The page shows the end first; the bot learns it from its match stream a moment later.
+        deadline = time.monotonic() + 30
+        while not any("finished" in line for line in said) and time.monotonic() < deadline:
+            time.sleep(0.2)
     finally:
         bot.terminate()
-        _, errors = bot.communicate(timeout=10)
+        bot.wait(timeout=10)
+        reader.join(timeout=10)
+    errors = "".join(said)
     assert "accept -> 200" in errors and "finished" in errors, errors
