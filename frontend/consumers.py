@@ -240,9 +240,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         except presenters.FormError as exc:
             outcome = moves.Outcome(400, str(exc))
         else:
-            outcome, drawn = await fanout.in_pool(self._play_and_draw, fields, moves.lag_of(message.get("lag")))
+            outcome, head = await fanout.in_pool(self._play_and_read, fields, moves.lag_of(message.get("lag")))
         if outcome.stored:
-            await self.push(force=True, drawn=drawn)
+            await self.push(force=True, head=head)
         else:
             html = await fanout.in_pool(_error_fragment, self.match_id, self.user, outcome.error or "")
             if html:
@@ -252,18 +252,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
             "seq": self.last_seq, "server_ms": round((time.perf_counter() - started) * 1000),
         }))
 
-    def _play_and_draw(
-        self, fields: QueryDict, lag_ms: int | None
-    ) -> tuple[moves.Outcome, tuple[fanout.Head, fanout.Fragment] | None]:
-        """In the pool: the move, then (once stored) the match's head and this viewer's fragment of it, in
-        the same trip (:func:`fanout.fragment_here`)."""
+    def _play_and_read(self, fields: QueryDict, lag_ms: int | None) -> tuple[moves.Outcome, fanout.Head | None]:
+        """In the pool: the move, then (once stored) the match's head, in the same trip.  The mover's
+        fragment is then asked of :func:`fanout.fragment`, whose in-flight sharing keeps it one render
+        per class even when another tab of the same seat asks at the same moment."""
         outcome = self._play(fields, lag_ms)
-        if not outcome.stored:
-            return outcome, None
-        try:
-            return outcome, fanout.fragment_here(self.match_id, self.user)
-        except DomainError:
-            return outcome, None  # the push on the event loop says why (it closes the socket)
+        return outcome, (fanout._load_head(self.match_id) if outcome.stored else None)
 
     def _play(self, fields: QueryDict, lag_ms: int | None) -> moves.Outcome:
         if getattr(self.user, "is_authenticated", False):
@@ -312,14 +306,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         ``match.changed`` (if it is newer than what the page shows)."""
         await self.match_changed(stamped({"type": "match.changed", "match_id": self.match_id}))
 
-    async def push(
-        self, force: bool = False, head: fanout.Head | None = None,
-        drawn: tuple[fanout.Head, fanout.Fragment] | None = None,
-    ) -> None:
-        """Send this viewer's fragment of the match as it is (``drawn``: that head and fragment, read and
-        rendered already), unless the page has it (``force``: send it anyway)."""
-        if drawn is not None:
-            head = drawn[0]
+    async def push(self, force: bool = False, head: fanout.Head | None = None) -> None:
+        """Send this viewer's fragment of the match as it is (``head``: read already), unless the page has
+        it (``force``: send it anyway)."""
         head = head or await fanout.head(self.match_id)
         if head is None:
             await self.close(code=4404)
@@ -327,7 +316,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if not force and self.last_seq is not None and head.seq <= self.last_seq:
             return
         try:
-            shown = drawn[1] if drawn is not None else await fanout.fragment(head, self.user)
+            shown = await fanout.fragment(head, self.user)
         except DomainError as exc:
             log.info("match %s: viewer refused: %s", self.match_id, exc.message)
             await self.close(code=4403)

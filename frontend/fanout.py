@@ -248,34 +248,6 @@ async def fragment(head_: Head, user: Any) -> Fragment:
     return result
 
 
-def fragment_here(match_id: int, user: Any) -> tuple[Head, Fragment] | None:
-    """In a pool thread: the head of match ``match_id`` and ``user``'s fragment of it, with the position
-    and the render kept for the sockets that ask next, as :func:`fragment` keeps them.
-
-    For a mover's socket, right after its move committed in the same thread: the move, its head and the
-    mover's render cost one trip to the pool instead of three.  None for a spectator shown seconds
-    behind (their fragment depends on the clock: :func:`fragment` decides it) and for a missing match.
-    A render already kept is used, never redone; one running on the event loop at this moment for the
-    same class may be done twice (harmless: both are the same position's render)."""
-    head_ = _load_head(match_id)
-    if head_ is None or delayed_in_seconds(head_.match, user):
-        return None
-    match = head_.match
-    cls = viewer_class(match, user)
-    place = head_.place
-    found: Fragment | None = renders.peek((*place, cls))
-    if found is not None:
-        metrics.FANOUT_CACHE_HITS.inc()
-        return head_, found
-    position: Position | None = positions.peek(place)
-    if position is None:
-        position = _load_position(match)
-        positions.put(place, position)
-    made = render_for_class(match, user, cls, position)
-    renders.put((*place, cls), made)
-    return head_, made
-
-
 async def reveal_in(head_: Head, user: Any, shown: int | None = None) -> float | None:
     """For a spectator of a match shown seconds behind (``shown``: the seq they were last shown): seconds
     until they may be shown more; else None."""

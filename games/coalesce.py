@@ -57,16 +57,6 @@ class Coalescer:
         finally:
             self._running.pop(key, None)
 
-    def peek(self, key: Any) -> Any:
-        """``key``'s kept result if it is fresh, else None (from any thread; it never joins a computation)."""
-        with self._lock:
-            found = self._done.get(key)
-            if found is None or time.monotonic() - found[0] > self.ttl:
-                return None
-            self._done.move_to_end(key)
-            self.stats["hits"] += 1
-            return found[1]
-
     def put(self, key: Any, value: Any) -> None:
         """Keep ``value`` as ``key``'s result (from any thread: a commit's renders are put from its thread)."""
         if self.ttl <= 0 or self.size <= 0:

@@ -317,24 +317,3 @@ def test_a_forked_process_gets_a_render_pool_of_its_own():
     _, status = os.waitpid(child, 0)
     assert os.waitstatus_to_exitcode(status) == 0
 
-
-def test_a_peek_sees_only_a_fresh_kept_result_and_never_computes(monkeypatch):
-    from games import coalesce
-    from games.coalesce import Coalescer
-
-    now = [100.0]
-    monkeypatch.setattr(coalesce.time, "monotonic", lambda: now[0])
-    kept = Coalescer(size=4, ttl=2.0)
-    assert kept.peek("position") is None
-    kept.put("position", "fold")
-    assert kept.peek("position") == "fold"
-    now[0] += 2.5  # older than the ttl: gone for a peek as for a get
-    assert kept.peek("position") is None
-    assert async_to_sync(kept.get)("position", _computed("fresh")) == "fresh"
-
-
-def _computed(value):
-    async def compute():
-        return value
-
-    return compute
