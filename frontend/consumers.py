@@ -253,11 +253,13 @@ class MatchConsumer(AsyncWebsocketConsumer):
         }))
 
     def _play_and_read(self, fields: QueryDict, lag_ms: int | None) -> tuple[moves.Outcome, fanout.Head | None]:
-        """In the pool: the move, then (once stored) the match's head, in the same trip.  The mover's
-        fragment is then asked of :func:`fanout.fragment`, whose in-flight sharing keeps it one render
-        per class even when another tab of the same seat asks at the same moment."""
+        """In the pool: the move, and (once stored) the head it left (read again only when it ended the match).  The mover's fragment is
+        then asked of :func:`fanout.fragment`, whose in-flight sharing keeps it one render per class even
+        when another tab of the same seat asks at the same moment."""
         outcome = self._play(fields, lag_ms)
-        return outcome, (fanout._load_head(self.match_id) if outcome.stored else None)
+        if not outcome.stored:
+            return outcome, None
+        return outcome, (fanout.head_of(outcome.match) if outcome.match is not None else fanout._load_head(self.match_id))
 
     def _play(self, fields: QueryDict, lag_ms: int | None) -> moves.Outcome:
         if getattr(self.user, "is_authenticated", False):
@@ -294,7 +296,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if self.reveal is not None:
             return  # a spectator shown seconds behind: the pending reveal shows this move in its turn
         head = await fanout.head(self.match_id)
-        if head is not None and fanout.delayed_in_seconds(head.match, self.user):
+        if head is not None and fanout.delayed_in_seconds(head.match, self.user, head):
             await self.reveal_later(head, self.shown)  # held back: pushed once it is old enough, not when made
             return
         await self.push(head=head)

@@ -38,9 +38,9 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TypeVar
 
@@ -101,11 +101,32 @@ class Head:
     match: Match
     seq: int
     last_hash: str
+    # Each seated user's seat (their first, as selectors.seat_of says), read with the match: every socket
+    # of the match asks for its viewer's on every push, on the event loop.
+    # (None: read from the match's seats when asked.)
+    seats: Mapping[int, int] | None = field(default=None, compare=False)
 
     @property
     def place(self) -> tuple[int, int, str]:
         """The position's key in the caches: (match id, seq, last hash)."""
         return self.match.pk, self.seq, self.last_hash
+
+    def seat_of(self, user: Any) -> int | None:
+        """``selectors.seat_of(self.match, user)``, from the map read with the match."""
+        if self.seats is None:
+            return selectors.seat_of(self.match, user)
+        if user is None or not getattr(user, "is_authenticated", False):
+            return None
+        return self.seats.get(user.pk)
+
+
+def head_of(match: Match) -> Head:
+    """The head of ``match`` as read (its seats prefetched, as ``selectors.get_match`` leaves them)."""
+    seats: dict[int, int] = {}
+    for seat in selectors.seats_of(match):
+        if seat.user_id is not None:
+            seats.setdefault(seat.user_id, seat.index)
+    return Head(match=match, seq=match.seq, last_hash=match.last_hash, seats=seats)
 
 
 def _load_head(match_id: int) -> Head | None:
@@ -113,7 +134,7 @@ def _load_head(match_id: int) -> Head | None:
         match = selectors.get_match(match_id)
     except NotFound:
         return None
-    return Head(match=match, seq=match.seq, last_hash=match.last_hash)
+    return head_of(match)
 
 
 def viewer_class(match: Match, user: Any) -> str:
@@ -123,7 +144,11 @@ def viewer_class(match: Match, user: Any) -> str:
     a waiting match, so while a match waits, logged-in and anonymous
     spectators are two classes; once it has started they are one.
     """
-    seat = selectors.seat_of(match, user)
+    return class_of(match, user, selectors.seat_of(match, user))
+
+
+def class_of(match: Match, user: Any, seat: int | None) -> str:
+    """:func:`viewer_class` of ``user``, whose seat (or None) is known already."""
     if seat is not None:
         return f"seat:{seat}"
     if match.status == Match.Status.WAITING:
@@ -181,10 +206,12 @@ def render_for_class(
     ))
 
 
-def delayed_in_seconds(match: Match, user: Any) -> bool:
+def delayed_in_seconds(match: Match, user: Any, head_: Head | None = None) -> bool:
     """Whether ``user`` is a spectator of a match shown N seconds behind (no database read)."""
     delay = selectors.spectator_delay(match)
-    return delay is not None and delay[1] == "seconds" and selectors.seat_of(match, user) is None
+    if delay is None or delay[1] != "seconds":
+        return False
+    return (head_.seat_of(user) if head_ is not None else selectors.seat_of(match, user)) is None
 
 
 # Heads are shared only by concurrent callers (no TTL: a head must be read after the change it announces).
@@ -210,9 +237,9 @@ delays = Coalescer(size=0, ttl=0)
 async def fragment(head_: Head, user: Any) -> Fragment:
     """``user``'s fragment of the position ``head_`` names: one render per viewer class and position."""
     match = head_.match
-    cls = viewer_class(match, user)
+    cls = class_of(match, user, head_.seat_of(user))
     shown = None
-    if delayed_in_seconds(match, user):
+    if delayed_in_seconds(match, user, head_):
         shown = await delays.get(("shown", match.pk, head_.seq), lambda: in_pool(selectors.spectator_seq, match, head_.seq))
     key = (*head_.place, cls) if shown is None else (*head_.place, cls, shown)
 
@@ -252,7 +279,7 @@ async def reveal_in(head_: Head, user: Any, shown: int | None = None) -> float |
     """For a spectator of a match shown seconds behind (``shown``: the seq they were last shown): seconds
     until they may be shown more; else None."""
     match = head_.match
-    if not delayed_in_seconds(match, user):
+    if not delayed_in_seconds(match, user, head_):
         return None
     seconds: float | None = await delays.get(
         ("reveal", match.pk, head_.seq, shown),

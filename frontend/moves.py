@@ -17,6 +17,7 @@ from django.http import QueryDict
 
 from games import notify, selectors, services
 from games.errors import DomainError
+from games.models import Match
 
 from . import presenters
 
@@ -29,6 +30,8 @@ class Outcome:
 
     status: int
     error: str | None = None
+    match: Any = None  # a stored move's match as the move left it (its seats read with it), while in play
+
 
     @property
     def stored(self) -> bool:
@@ -70,7 +73,7 @@ def action_from_fields(fields: QueryDict, match_id: int, user: Any) -> dict[str,
 def play(*, match_id: int, user: Any, fields: QueryDict, origin: str | None, lag_ms: int | None) -> Outcome:
     """Play the move ``fields`` describe for ``user``; ``origin``: the page whose own push it spares.
 
-    It reads nothing for the answer: whoever sends the mover's fragment reads the match as it now is."""
+    It reads nothing for the answer: a stored move's outcome carries the match as the move left it."""
     if not getattr(user, "is_authenticated", False):
         return Outcome(403, LOG_IN)
     try:
@@ -80,8 +83,8 @@ def play(*, match_id: int, user: Any, fields: QueryDict, origin: str | None, lag
     try:
         action = action_from_fields(fields, match_id, user)
         with notify.from_origin(origin):
-            services.submit_action(match_id=match_id, user=user, action=action, expected_seq=expected_seq,
-                                   lag_ms=lag_ms)
+            match = services.play_action(match_id=match_id, user=user, action=action, expected_seq=expected_seq,
+                                         lag_ms=lag_ms)
     except presenters.FormError as exc:
         return Outcome(400, str(exc))
     except DomainError as exc:
@@ -89,7 +92,9 @@ def play(*, match_id: int, user: Any, fields: QueryDict, origin: str | None, lag
         if exc.status == 409:
             message = f"{message} The board below shows the current position."
         return Outcome(exc.status, message)
-    return Outcome(201)
+    # A move that ends the match is answered from a fresh read: its result was stored as JSON (tuples become
+    # lists there), and the answer shows it as every later read will.
+    return Outcome(201, match=match if match.status == Match.Status.ACTIVE else None)
 
 
 def lag_of(value: Any) -> int | None:

@@ -258,7 +258,7 @@ def submit_move(request: HttpRequest, match_id: int) -> HttpResponse:
         lag_ms=moves.lag_of(request.headers.get("X-Cairn-Lag")),
     )
     try:
-        match = _get_match(match_id)  # as it is now, for the answer
+        match = outcome.match or _get_match(match_id)  # as the move left it, or as it is now, for the answer
     except NotFound as exc:
         return _move_answer(request, None, exc.message, 404)
     answer = _move_answer(request, match, outcome.error, outcome.status)

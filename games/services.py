@@ -346,9 +346,10 @@ def _check_expected_seq(expected_seq: object) -> int:
 def _act(
     match_id: RawId, *, seat_for: Callable[[MatchAggregate, list[Seat]], int], action: object, expected_seq: int,
     actor: str, lag: float | Callable[[int, int], float] = 0.0,
-) -> int:
-    """``lag``: seconds, or a function of (match id, the mover's seat) that gives them (called on real-time
-    clocks only)."""
+) -> Match:
+    """The match as this move left it (its seats, with their users, prefetched as ``selectors.get_match``
+    leaves them).  ``lag``: seconds, or a function of (match id, the mover's seat) that gives them (called
+    on real-time clocks only)."""
     with store.appending(match_id):
         match, seats = selectors.get_match_for_write(match_id)
         if match.status == Match.Status.FINISHED:
@@ -372,13 +373,21 @@ def _act(
         aggregate.act(seat, action, bytes.fromhex(match.seed), actor, lag=lag)
         _save(match, aggregate, seats, expected_seq=expected_seq, prev_hash=prev_hash)
         transaction.on_commit(metrics.MOVES.labels(match.game_id).inc, using=db.alias())
-        return match.seq
+        return selectors.with_seats(match, seats)
 
 
 def submit_action(
     *, match_id: RawId, user: Requester, action: object, expected_seq: object, lag_ms: object = None
 ) -> int:
-    """Play ``action`` (record notation) for ``user``'s seat; the new last ``seq``.
+    """Play ``action`` (record notation) for ``user``'s seat; the new last ``seq`` (:func:`play_action`)."""
+    return play_action(match_id=match_id, user=user, action=action, expected_seq=expected_seq, lag_ms=lag_ms).seq
+
+
+def play_action(
+    *, match_id: RawId, user: Requester, action: object, expected_seq: object, lag_ms: object = None
+) -> Match:
+    """Play ``action`` (record notation) for ``user``'s seat; the match as the move left it, with its seats
+    (what ``selectors.get_match`` would read once the move is committed, for a caller that shows it next).
 
     400 for an illegal or malformed action, 403 when ``user`` holds no seat or
     it is not their turn, 404 for an unknown match, 409 for a stale

@@ -66,8 +66,13 @@ def shared_cache() -> Any:
     return caches.create_connection("default")
 
 
+@functools.cache
 def redis_client() -> Any:
-    """The Redis client under the shared cache, or None when the cache is not Redis."""
+    """The Redis client under the shared cache, or None when the cache is not Redis.
+
+    One per process: Django's ``get_client`` builds a new ``redis.Redis`` (its command tables and
+    callbacks) on every call, which cost a socket move a twentieth of its trip through the service.  The
+    client is thread-safe, and its pool checks the process id, so a forked process gets its own connections."""
     backend = shared_cache()
     if not isinstance(backend, RedisCache):
         return None
