@@ -10,7 +10,9 @@ servers' memory.  Every result is also appended as a JSON line to ``--out``.
 
 Each Cairn checkout is started once for the sitting with its own ``scripts/run`` (its defaults:
 one web process per core, a Celery worker and beat, a bundled Redis), on a PostgreSQL database of
-its own that the run creates and drops, with the rate limits lifted (``RATE_LIMIT_FACTOR``).
+its own that the run creates and drops, with the rate limits lifted (``RATE_LIMIT_FACTOR``); the load
+client ANALYZEs that database once a rung's matches are made (``--analyze``), as autovacuum would on a
+server that runs it (this machine's PostgreSQL runs with autovacuum off).
 Nothing else should run on the machine meanwhile (docs/PERFORMANCE.md).  Every address is on
 loopback and every run is bounded by ``--duration``.
 """
@@ -130,7 +132,7 @@ class Cairn:
         command = [str(ROOT / ".venv" / "bin" / "python"), str(ROOT / "benchmarks" / "service_live_load.py"),
                    "--base-url", self.url, "--players", str(self.players), "--matches", str(matches),
                    "--think", str(think), "--duration", str(duration), "--read", read, "--move", move, "--json",
-                   "--pids", ",".join(map(str, self.server_pids()))]
+                   "--pids", ",".join(map(str, self.server_pids())), "--analyze", self.env["DATABASE_URL"]]
         done = subprocess.run(command, capture_output=True, text=True, timeout=duration + 900)
         if done.returncode != 0:
             raise SystemExit(f"{self.label}: the load client failed: {done.stderr[-2000:]}")

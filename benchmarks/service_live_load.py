@@ -309,6 +309,17 @@ async def socket_move(screen: Screen, action: Any, expected: int, timeout: float
     return answer["status"], answer
 
 
+def analyze(database_url: str) -> None:
+    """``ANALYZE`` the server's PostgreSQL database, now that its players and matches are in: what
+    autovacuum does on a server that runs it.  Without statistics the planner guesses, and the read of
+    a match with its seats (every move's) scanned and hashed every account: about three times
+    PostgreSQL's CPU per read (docs/PERFORMANCE.md)."""
+    import psycopg
+
+    with psycopg.connect(database_url.replace("postgres://", "postgresql://", 1), autocommit=True) as connection:
+        connection.execute("ANALYZE")
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     base = args.base_url.rstrip("/")
     host = urlsplit(base).hostname or ""
@@ -342,6 +353,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         t = time.perf_counter()
         lives = [live for live in await asyncio.gather(*(create(live) for live in lives)) if live is not None]
         setup_s = time.perf_counter() - t
+        if args.analyze:
+            analyze(args.analyze)
         # The connect burst: every screen at once (or --connect-at-once at a time), each asking
         # for a catch-up (?seq=0), as after a restart.
         connect_gate = asyncio.Semaphore(args.connect_at_once or 2 * args.matches)
@@ -433,6 +446,9 @@ def main() -> None:
                         help="where the mover finds its moves: its screen's last fragment (as in the browser), "
                              "or a GET of the match before each move")
     parser.add_argument("--json", action="store_true", help="print the result as JSON only")
+    parser.add_argument("--analyze", default="", metavar="DATABASE_URL",
+                        help="the server's PostgreSQL database: ANALYZE it once the matches are made (where "
+                             "autovacuum is off, as on our machines, its tables would have no statistics)")
     args = parser.parse_args()
     args.pids = [int(p) for p in args.pids.split(",") if p.strip()]
     if not (1 <= args.matches <= 5000 and 0 < args.think and 0 < args.duration <= 3600):
