@@ -58,7 +58,7 @@ def test_api_move_answers_503_when_redis_is_down_before_the_commit(monkeypatch, 
 def test_htmx_move_answers_a_503_fragment_and_the_page_a_503_page(monkeypatch, match, alice) -> None:
     client = Client(raise_request_exception=False)
     client.force_login(alice)
-    monkeypatch.setattr(services, "submit_action", _down(OperationalError("server closed the connection")))
+    monkeypatch.setattr(services, "play_action", _down(OperationalError("server closed the connection")))
     answer = client.post(f"/matches/{match.pk}/move/", {"action": json.dumps({"climb": []}), "expected_seq": match.seq},
                          HTTP_HX_REQUEST="true")
     assert answer.status_code == 503
