@@ -189,3 +189,32 @@ def test_the_movers_answer_and_its_other_tabs_push_share_one_render(alice, bob, 
 
     async_to_sync(scenario)()
     assert drawn == [f"seat:{selectors.seat_of(match, player)}"]  # one render, of the mover's class
+
+
+def test_a_socket_move_answers_from_the_match_it_stored_without_reading_the_head_again(alice, bob, monkeypatch):
+    match = two_player_match(alice, bob)
+    player = mover(match, alice, bob)
+    heads: list[int] = []
+    real = fanout._load_head
+    monkeypatch.setattr(fanout, "_load_head", lambda match_id: heads.append(match_id) or real(match_id))
+
+    async def scenario() -> None:
+        mine = await connected(player, match)
+        read_on_connecting = len(heads)
+        await mine.send_to(text_data=move_message(match.seq))
+        fragment, answer = await answer_of(mine)
+        assert answer["status"] == 201
+        assert data_seq(fragment) == answer["seq"] > match.seq
+        assert f"{player.username} <em>(you)</em>" in fragment  # the head's seats put the mover in its own class
+        assert len(heads) == read_on_connecting  # the move's own match was the head: no read after the commit
+        await mine.disconnect()
+
+    async_to_sync(scenario)()
+
+
+def test_a_head_finds_each_viewers_seat_as_the_selectors_do(alice, bob, carol):
+    match = selectors.get_match(two_player_match(alice, bob).pk)
+    head = fanout.head_of(match)
+    for user in (alice, bob, carol, AnonymousUser(), None):
+        assert head.seat_of(user) == selectors.seat_of(match, user)
+        assert fanout.class_of(match, user, head.seat_of(user)) == fanout.viewer_class(match, user)
