@@ -253,9 +253,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         }))
 
     def _play_and_read(self, fields: QueryDict, lag_ms: int | None) -> tuple[moves.Outcome, fanout.Head | None]:
-        """In the pool: the move, and (once stored) the head it left (read again only when it ended the match).  The mover's fragment is
-        then asked of :func:`fanout.fragment`, whose in-flight sharing keeps it one render per class even
-        when another tab of the same seat asks at the same moment."""
+        """In the pool: the move, and once stored the head it left (read again only when it ended the
+        match).  The mover's fragment is then asked of :func:`fanout.fragment`, whose in-flight sharing
+        keeps it one render per class even when another tab of the same seat asks at the same moment."""
         outcome = self._play(fields, lag_ms)
         if not outcome.stored:
             return outcome, None

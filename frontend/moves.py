@@ -32,7 +32,6 @@ class Outcome:
     error: str | None = None
     match: Any = None  # a stored move's match as the move left it (its seats read with it), while in play
 
-
     @property
     def stored(self) -> bool:
         return self.status == 201
@@ -92,8 +91,8 @@ def play(*, match_id: int, user: Any, fields: QueryDict, origin: str | None, lag
         if exc.status == 409:
             message = f"{message} The board below shows the current position."
         return Outcome(exc.status, message)
-    # A move that ends the match is answered from a fresh read: its result was stored as JSON (tuples become
-    # lists there), and the answer shows it as every later read will.
+    # A move that ends the match is answered from a fresh read, so its answer shows the result as stored
+    # (JSON), as every later read of it will.
     return Outcome(201, match=match if match.status == Match.Status.ACTIVE else None)
 
 
