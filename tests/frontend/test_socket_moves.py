@@ -199,7 +199,8 @@ def test_a_socket_move_answers_from_the_match_it_stored_without_reading_the_head
     monkeypatch.setattr(fanout, "_load_head", lambda match_id: heads.append(match_id) or real(match_id))
 
     async def scenario() -> None:
-        mine = await connected(player, match)
+        mine = await connected(player, match, f"?seq=0&client=page-{player}")
+        await mine.receive_from(timeout=TIMEOUT)  # the catch-up push: the connection's head reads are done
         read_on_connecting = len(heads)
         await mine.send_to(text_data=move_message(match.seq))
         fragment, answer = await answer_of(mine)
