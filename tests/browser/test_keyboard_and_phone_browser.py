@@ -81,18 +81,30 @@ MENU = """() => {
 }"""
 
 
+# A server seed whose first Mountain Goats roll has two 1s (1 3 1 6): the tallest dice card, with the note
+# that extra 1s may be set, so the phone's first screen is checked in its hardest case on every run.
+TWO_ONES_SEED_BYTE = 4
+
+
 @pytest.mark.parametrize("game", list(BOARDS))
 def test_on_a_phone_the_board_and_its_first_choice_share_the_first_screen(
-    game, live_asgi_url, alice, browser_page
+    game, live_asgi_url, alice, browser_page, monkeypatch
 ):
     page, base = browser_page, live_asgi_url
     board, choices = BOARDS[game]
-    match = in_thread(services.create_match, user=alice, game_id=game, seats=[{"human": True}, {"human": True}],
-                      options={})
     from django.contrib.auth import get_user_model
 
     bob = in_thread(get_user_model().objects.create_user, username="bob", password="correct-horse-battery")
-    match = in_thread(services.join_match, match_id=match.pk, user=bob)
+    with monkeypatch.context() as seeded:  # the match's seed and the joins' contributions only
+        if game == "mountain-goats":
+            seeded.setattr(services.secrets, "token_bytes", lambda n: bytes([TWO_ONES_SEED_BYTE]) * n)
+        match = in_thread(services.create_match, user=alice, game_id=game, seats=[{"human": True}, {"human": True}],
+                          options={})
+        match = in_thread(services.join_match, match_id=match.pk, user=bob)
+    if game == "mountain-goats":
+        from games import selectors
+
+        assert list(in_thread(lambda: selectors.load_state(selectors.get_match(match.pk))).roll).count(1) >= 2
     user = "alice" if match.to_move == [0] else "bob"
     page.set_viewport_size(PHONE)
     log_in(page, base, user)

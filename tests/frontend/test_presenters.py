@@ -86,7 +86,8 @@ def test_with_extra_ones_to_set_the_builder_stays_closed_and_the_list_offers_the
     board = mg.present(match, players(2))
     html = render_to_string("frontend/boards/mountain-goats.html",
                             {"board": board, "match": match, "move_url": move_url(3)}, using="jinja2")
-    assert '<details class="builder">' in html and "and set the extra 1s" in html
+    assert '<details class="builder">' in html and "<summary>Group the dice yourself</summary>" in html
+    assert "set extra 1s to any face" in html  # the caption says the 1s may be set
     assert html.count('class="climb-form"') == len(board["climbs"]) > 0
     assert any(10 in c["climb"] for c in board["climbs"])  # 4 and a 1 set to 6: only a set 1 reaches 10
 
