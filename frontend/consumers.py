@@ -296,7 +296,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if self.reveal is not None:
             return  # a spectator shown seconds behind: the pending reveal shows this move in its turn
         head = await fanout.head(self.match_id)
-        if head is not None and fanout.delayed_in_seconds(head.match, self.user, head):
+        if head is not None and fanout.delayed_in_seconds(head, self.user):
             await self.reveal_later(head, self.shown)  # held back: pushed once it is old enough, not when made
             return
         await self.push(head=head)

@@ -206,12 +206,10 @@ def render_for_class(
     ))
 
 
-def delayed_in_seconds(match: Match, user: Any, head_: Head | None = None) -> bool:
-    """Whether ``user`` is a spectator of a match shown N seconds behind (no database read)."""
-    delay = selectors.spectator_delay(match)
-    if delay is None or delay[1] != "seconds":
-        return False
-    return (head_.seat_of(user) if head_ is not None else selectors.seat_of(match, user)) is None
+def delayed_in_seconds(head_: Head, user: Any) -> bool:
+    """Whether ``user`` is a spectator of the match ``head_`` names, shown N seconds behind (no database read)."""
+    delay = selectors.spectator_delay(head_.match)
+    return delay is not None and delay[1] == "seconds" and head_.seat_of(user) is None
 
 
 # Heads are shared only by concurrent callers (no TTL: a head must be read after the change it announces).
@@ -239,7 +237,7 @@ async def fragment(head_: Head, user: Any) -> Fragment:
     match = head_.match
     cls = class_of(match, user, head_.seat_of(user))
     shown = None
-    if delayed_in_seconds(match, user, head_):
+    if delayed_in_seconds(head_, user):
         shown = await delays.get(("shown", match.pk, head_.seq), lambda: in_pool(selectors.spectator_seq, match, head_.seq))
     key = (*head_.place, cls) if shown is None else (*head_.place, cls, shown)
 
@@ -279,7 +277,7 @@ async def reveal_in(head_: Head, user: Any, shown: int | None = None) -> float |
     """For a spectator of a match shown seconds behind (``shown``: the seq they were last shown): seconds
     until they may be shown more; else None."""
     match = head_.match
-    if not delayed_in_seconds(match, user, head_):
+    if not delayed_in_seconds(head_, user):
         return None
     seconds: float | None = await delays.get(
         ("reveal", match.pk, head_.seq, shown),
