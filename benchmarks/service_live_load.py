@@ -179,11 +179,10 @@ async def open_screens(session: aiohttp.ClientSession, base: str, live: Live, si
     counted; a screen that never connects never catches up (it is missed).
     """
     ws_base = "ws" + base[len("http"):]
-    live.screens = []
-    starts = []
-    for player in live.players:
-        starts.append(time.perf_counter())
-        screen = Screen()
+    live.screens = [Screen() for _ in live.players]
+    starts = [time.perf_counter()] * len(live.players)
+
+    async def connect(player: dict[str, str], screen: Screen) -> None:
         for _attempt in range(3):
             try:
                 async with gate:
@@ -192,11 +191,13 @@ async def open_screens(session: aiohttp.ClientSession, base: str, live: Live, si
                         headers={"Origin": base, "Cookie": f"sessionid={player['session']}"},
                         heartbeat=None, max_msg_size=0,
                     )
-                break
+                return
             except (TimeoutError, aiohttp.ClientError, OSError) as exc:
                 stats.error(f"connect: {type(exc).__name__}")
                 await asyncio.sleep(1.0)
-        live.screens.append(screen)
+
+    # Both screens at once, as two players' browsers would connect (not one after the other's handshake).
+    await asyncio.gather(*(connect(player, screen) for player, screen in zip(live.players, live.screens)))
     live.readers = [asyncio.create_task(read_screen(live, i, s)) for i, s in enumerate(live.screens) if s.ws]
     return starts
 

@@ -120,14 +120,20 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
         self.user = self.scope.get("user")
-        head = await fanout.head(self.match_id)
-        if head is None:
-            await self.close(code=4404)  # before accept(): the handshake is refused
-            return
         query = _query(self.scope.get("query_string", b""))
         # The page says which seq it was rendered at (``?seq=N``); only newer
         # positions are pushed, so a fresh page is not re-rendered needlessly.
         self.last_seq = _seq_from_query(self.scope.get("query_string", b""))
+        self.group = group_name(self.match_id)
+        # Into the group before the head is read: a move committed after the read is then announced to
+        # this socket, so the first push (from this head) misses nothing.
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        head = await fanout.head(self.match_id, self.user, after=self.last_seq)
+        if head is None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            self.group = None
+            await self.close(code=4404)  # before accept(): the handshake is refused
+            return
         # The page's own id (``?client=``): the answer to its own move is its
         # HTTP response, so that move's push is not sent to it again.
         self.client = query.get("client", "")[:64]
@@ -137,8 +143,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.lag = query.get("lag") == "1"
         # ``?analysis=1``: the replay page's analysis panel waits on this socket for its progress (frontend/analysis).
         self.analysis = query.get("analysis") == "1"
-        self.group = group_name(self.match_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
         # Pub/Sub drops what is published while Redis is away, silently: catch up when it is back.
         layerwatch.watch(self)
         await self.accept()
@@ -146,7 +150,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.counted = True
         # Catch up at once: whatever changed between the page load (or the
         # last connection) and joining the group is in this first push.
-        await self.push()
+        await self.push(head=head)
         # The spectator count: after the catch-up push, so that many sockets
         # connecting at once are not queued behind each other's count updates.
         self.seat = await fanout.in_pool(
@@ -254,12 +258,17 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     def _play_and_read(self, fields: QueryDict, lag_ms: int | None) -> tuple[moves.Outcome, fanout.Head | None]:
         """In the pool: the move, and once stored the head it left (read again only when it ended the
-        match).  The mover's fragment is then asked of :func:`fanout.fragment`, whose in-flight sharing
-        keeps it one render per class even when another tab of the same seat asks at the same moment."""
+        match) and the mover's fragment drawn from it (:func:`fanout.draw_ahead`), in one trip.  The
+        head is kept for the match's other sockets in this process (:func:`fanout.remember`)."""
         outcome = self._play(fields, lag_ms)
         if not outcome.stored:
             return outcome, None
-        return outcome, (fanout.head_of(outcome.match) if outcome.match is not None else fanout._load_head(self.match_id))
+        if outcome.match is None:
+            return outcome, fanout._load_head(self.match_id, self.user)
+        head = fanout.head_of(outcome.match)
+        fanout.remember(head)
+        fanout.draw_ahead(head, self.user)
+        return outcome, head
 
     def _play(self, fields: QueryDict, lag_ms: int | None) -> moves.Outcome:
         if getattr(self.user, "is_authenticated", False):
@@ -295,7 +304,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return
         if self.reveal is not None:
             return  # a spectator shown seconds behind: the pending reveal shows this move in its turn
-        head = await fanout.head(self.match_id)
+        head = await fanout.head(self.match_id, self.user, after=self.last_seq, seq=seq)
         if head is not None and fanout.delayed_in_seconds(head, self.user):
             await self.reveal_later(head, self.shown)  # held back: pushed once it is old enough, not when made
             return

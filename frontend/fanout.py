@@ -38,6 +38,8 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -129,12 +131,32 @@ def head_of(match: Match) -> Head:
     return Head(match=match, seq=match.seq, last_hash=match.last_hash, seats=seats)
 
 
-def _load_head(match_id: int) -> Head | None:
+NO_VIEWER = object()  # head()'s default: nobody's fragment is drawn with the head
+DRAW_WANTED = object()  # _load_head's: draw for every viewer waiting on this read (head()'s _wanted)
+
+# The viewers waiting on a read of a match's head (match id -> [(viewer, the seq their page shows)]):
+# head() adds them on the event loop, and the read, in the pool, takes the list and draws their fragments.
+_wanted: dict[int, list[tuple[Any, int | None]]] = {}
+_wanted_guard = threading.Lock()
+
+
+def _load_head(match_id: int, viewer: Any = NO_VIEWER, after: int | None = None) -> Head | None:
+    """The match with its seats; ``viewer``: draw their fragment too (when the head is past ``after``),
+    or with :data:`DRAW_WANTED` the fragments of everyone waiting on this read."""
     try:
         match = selectors.get_match(match_id)
     except NotFound:
         return None
-    return head_of(match)
+    head_ = head_of(match)
+    if viewer is DRAW_WANTED:
+        with _wanted_guard:
+            waiting = _wanted.pop(match_id, [])
+    else:
+        waiting = [] if viewer is NO_VIEWER else [(viewer, after)]
+    for who, shown in waiting:
+        if shown is None or head_.seq > shown:
+            draw_ahead(head_, who)
+    return head_
 
 
 def viewer_class(match: Match, user: Any) -> str:
@@ -221,10 +243,78 @@ renders = Coalescer(
 )
 
 
-async def head(match_id: int) -> Head | None:
-    """The match row as it is now (one read shared by the sockets asking at the same moment)."""
-    found: Head | None = await heads.get(("head", match_id), lambda: in_pool(_load_head, match_id))
+# The heads this process's own moves left (match id -> (when, head)), for the match's other sockets here.
+_known: OrderedDict[int, tuple[float, Head]] = OrderedDict()
+_known_guard = threading.Lock()
+KNOWN_HEADS = 1000
+
+
+def remember(head_: Head) -> None:
+    """``head_`` was read from a move this process just committed: a ``match.changed`` for its very seq
+    that reaches the match's other sockets here needs no read of its own (:func:`head`'s ``seq``)."""
+    with _known_guard:
+        _known[head_.match.pk] = (time.monotonic(), head_)
+        _known.move_to_end(head_.match.pk)
+        while len(_known) > KNOWN_HEADS:
+            _known.popitem(last=False)
+
+
+def _known_head(match_id: int, seq: int) -> Head | None:
+    with _known_guard:
+        found = _known.get(match_id)
+    if found is None or found[1].seq != seq or time.monotonic() - found[0] > positions.ttl:
+        return None
+    return found[1]
+
+
+async def head(match_id: int, viewer: Any = NO_VIEWER, *, after: int | None = None, seq: int | None = None) -> Head | None:
+    """The match row as it is now (one read shared by the sockets asking at the same moment).
+
+    ``viewer``: the user whose fragment will be asked next; when the head is read (and is past
+    ``after``, the seq their page shows), their class's fragment is drawn in the same trip to the pool
+    (:func:`draw_ahead`).  ``seq``: the seq a ``match.changed`` announced; a head this process's own
+    move left at exactly that seq (:func:`remember`) is used without a read."""
+    if seq is not None:
+        known = _known_head(match_id, seq)
+        if known is not None:
+            return known
+    if viewer is NO_VIEWER:
+        found: Head | None = await heads.get(("head", match_id), lambda: in_pool(_load_head, match_id))
+        return found
+    wanted = (viewer, after)
+    with _wanted_guard:
+        _wanted.setdefault(match_id, []).append(wanted)
+    try:
+        found = await heads.get(("head", match_id), lambda: in_pool(_load_head, match_id, DRAW_WANTED))
+    finally:
+        with _wanted_guard:
+            waiting = _wanted.get(match_id)
+            if waiting is not None and wanted in waiting:  # joined after the read had taken the list
+                waiting.remove(wanted)
+                if not waiting:
+                    del _wanted[match_id]
     return found
+
+
+def draw_ahead(head_: Head, viewer: Any) -> None:
+    """In the pool: ``viewer``'s class's fragment at ``head_``, into the caches :func:`fragment` reads
+    first, unless it is there (or the viewer is shown the match seconds behind: :func:`fragment` decides
+    what they are shown).  A failed render is left for :func:`fragment` to meet and report."""
+    if delayed_in_seconds(head_, viewer):
+        return
+    match = head_.match
+    key = (*head_.place, class_of(match, viewer, head_.seat_of(viewer)))
+    if renders.peek(key) is not None:
+        return
+    position = positions.peek(head_.place)
+    if position is None:
+        position = _load_position(match)
+        positions.put(head_.place, position)
+    try:
+        made = render_for_class(match, viewer, key[3], position)
+    except Exception:  # noqa: BLE001 - fragment() renders it again and reports what it meets
+        return
+    renders.put(key, made)
 
 
 # What spectators of a match shown seconds behind are shown, and when more: read once per concurrent

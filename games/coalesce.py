@@ -3,7 +3,7 @@
 The read side uses it wherever many viewers ask for the same thing at the same moment: the sockets of
 one match asking for a position's fragment (``frontend.fanout``), the API streams of one match asking
 for its change line (``games.botapi.streams``).  It lives on the event loop: :meth:`Coalescer.get`
-is awaited there, and only :meth:`Coalescer.put` may be called from another thread.
+is awaited there, and only :meth:`Coalescer.peek` and :meth:`Coalescer.put` may be called from another thread.
 """
 
 from __future__ import annotations
@@ -56,6 +56,16 @@ class Coalescer:
             return value
         finally:
             self._running.pop(key, None)
+
+    def peek(self, key: Any) -> Any:
+        """``key``'s kept result if it is still fresh, else None (from any thread; nothing is computed)."""
+        with self._lock:
+            found = self._done.get(key)
+            if found is None or time.monotonic() - found[0] > self.ttl:
+                return None
+            self._done.move_to_end(key)
+            self.stats["hits"] += 1
+            return found[1]
 
     def put(self, key: Any, value: Any) -> None:
         """Keep ``value`` as ``key``'s result (from any thread: a commit's renders are put from its thread)."""

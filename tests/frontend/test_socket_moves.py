@@ -13,7 +13,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import connections
 
 from frontend import fanout
-from games import selectors
+from games import selectors, services
 from games.models import Event, Match
 
 from .helpers import client_for, data_seq, mover, two_player_match
@@ -196,7 +196,7 @@ def test_a_socket_move_answers_from_the_match_it_stored_without_reading_the_head
     player = mover(match, alice, bob)
     heads: list[int] = []
     real = fanout._load_head
-    monkeypatch.setattr(fanout, "_load_head", lambda match_id: heads.append(match_id) or real(match_id))
+    monkeypatch.setattr(fanout, "_load_head", lambda match_id, *rest: heads.append(match_id) or real(match_id, *rest))
 
     async def scenario() -> None:
         mine = await connected(player, match, f"?seq=0&client=page-{player}")
@@ -219,3 +219,69 @@ def test_a_head_finds_each_viewers_seat_as_the_selectors_do(alice, bob, carol):
     for user in (alice, bob, carol, AnonymousUser(), None):
         assert head.seat_of(user) == selectors.seat_of(match, user)
         assert fanout.class_of(match, user, head.seat_of(user)) == fanout.viewer_class(match, user)
+
+
+def test_a_connecting_socket_reads_the_head_once_and_draws_its_fragment_in_the_same_trip(alice, bob, monkeypatch):
+    match = two_player_match(alice, bob)
+    fanout.renders.clear()
+    fanout.positions.clear()
+    trips: list[str] = []
+    real_in_pool = fanout.in_pool
+    heads: list[int] = []
+    real_head = fanout._load_head
+
+    async def counted(fn, *args):
+        trips.append(getattr(fn, "__name__", repr(fn)))
+        return await real_in_pool(fn, *args)
+
+    monkeypatch.setattr(fanout, "in_pool", counted)
+    monkeypatch.setattr(fanout, "_load_head", lambda match_id, *rest: heads.append(match_id) or real_head(match_id, *rest))
+
+    async def scenario() -> None:
+        socket = await connected(alice, match, "?seq=0")
+        assert data_seq(await socket.receive_from(timeout=TIMEOUT)) == match.seq  # the catch-up push
+        await socket.disconnect()
+
+    async_to_sync(scenario)()
+    assert heads == [match.pk]  # joined the group first, so one read of the head is enough
+    # One trip to the pool for the head and the fragment (the patched _load_head), then the table's own.
+    assert trips == ["<lambda>", "socket_opened", "socket_closed"], trips
+    assert fanout.renders.stats["computed"] == 0  # the push found its fragment drawn
+
+
+def test_another_socket_here_takes_the_head_the_move_left_and_a_later_seq_is_read(alice, bob, monkeypatch):
+    match = two_player_match(alice, bob)
+    player = mover(match, alice, bob)
+    other = bob if player == alice else alice
+    heads: list[int] = []
+    real = fanout._load_head
+    monkeypatch.setattr(fanout, "_load_head", lambda match_id, *rest: heads.append(match_id) or real(match_id, *rest))
+
+    async def scenario() -> None:
+        mine, theirs = await connected(player, match), await connected(other, match)
+        read_on_connecting = len(heads)
+        await mine.send_to(text_data=move_message(match.seq))
+        fragment, answer = await answer_of(mine)
+        assert answer["status"] == 201
+        assert data_seq(await theirs.receive_from(timeout=TIMEOUT)) == answer["seq"]
+        assert len(heads) == read_on_connecting  # the mover's head served the other socket in this process
+
+        # A move made elsewhere (another process, say) leaves a seq this process has no head of: read.
+        await database_sync_to_async(lambda: services.submit_action(
+            match_id=match.pk, user=other, action=json.loads(CLIMB_NOTHING), expected_seq=answer["seq"]))()
+        assert data_seq(await mine.receive_from(timeout=TIMEOUT)) > answer["seq"]
+        assert len(heads) > read_on_connecting
+        for socket in (mine, theirs):
+            await socket.disconnect()
+
+    async_to_sync(scenario)()
+
+
+def test_a_remembered_head_is_used_only_for_its_own_seq(alice, bob):
+    match = two_player_match(alice, bob)
+    head = fanout._load_head(match.pk)
+    assert head is not None
+    fanout.remember(head)
+    assert fanout._known_head(match.pk, head.seq) is head
+    assert fanout._known_head(match.pk, head.seq + 1) is None  # a newer move: read from the database
+    assert fanout._known_head(match.pk + 1, head.seq) is None
