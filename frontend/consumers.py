@@ -102,7 +102,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
     lag: bool = False
     analysis: bool = False
     seat: int | None = None  # the viewer's seat (a player), whose presence this socket keeps (games.fairplay)
-    alive: asyncio.Task | None = None
     pinger: asyncio.Task | None = None
     pings: dict | None = None  # ping id -> when it was sent (the event loop's monotonic clock)
     ping_id: int = 0
@@ -156,7 +155,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.seat = await fanout.in_pool(
             table.socket_opened, self.match_id, self.channel_name, self.user, self.presence, head.match)
         if self.seat is not None:
-            self.alive = asyncio.ensure_future(self.keep_alive())
+            _still_here(self)
             if self.lag:
                 self.pings = {}
                 self.pinger = asyncio.ensure_future(self.ping_loop())
@@ -168,21 +167,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
             self.counted = False
         if self.reveal is not None:
             self.reveal.cancel()
-        if self.alive is not None:
-            self.alive.cancel()
+        _gone(self)
         if self.pinger is not None:
             self.pinger.cancel()
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await fanout.in_pool(table.socket_closed, self.match_id, self.channel_name, self.user, self.seat)
-
-    async def keep_alive(self) -> None:
-        """A player's socket refreshes its seat's presence while open (it expires otherwise)."""
-        from games.fairplay.presence import refresh_every
-
-        while True:
-            await asyncio.sleep(refresh_every())
-            await fanout.in_pool(table.socket_alive, self.match_id, self.channel_name, self.seat)
 
     async def ping_loop(self) -> None:
         """A player's socket: a ping at once, then one every few seconds (games.fairplay.lag)."""
@@ -353,6 +343,42 @@ class MatchConsumer(AsyncWebsocketConsumer):
     def _reveal_now(self) -> None:
         self.reveal = None
         self.reveal_task = asyncio.ensure_future(self.push(force=True))
+
+
+# The open player sockets of each event loop (a process has one; tests run several), whose seats' presence
+# one task refreshes every few seconds, all in one trip to the pool: channel name -> (match id, seat).
+_alive: dict[asyncio.AbstractEventLoop, tuple[dict[str, tuple[int, int]], asyncio.Task]] = {}
+
+
+def _still_here(consumer: MatchConsumer) -> None:
+    """Keep ``consumer``'s seat present while it is open (its presence expires otherwise)."""
+    loop = asyncio.get_running_loop()
+    if loop not in _alive:
+        sockets: dict[str, tuple[int, int]] = {}
+        _alive[loop] = (sockets, loop.create_task(_refresh(sockets)))
+    assert consumer.seat is not None
+    _alive[loop][0][consumer.channel_name] = (consumer.match_id, consumer.seat)
+
+
+def _gone(consumer: MatchConsumer) -> None:
+    loop = asyncio.get_running_loop()
+    found = _alive.get(loop)
+    if found is None or found[0].pop(consumer.channel_name, None) is None or found[0]:
+        return
+    del _alive[loop]  # the last one: the refresh stops with it
+    found[1].cancel()
+
+
+async def _refresh(sockets: dict[str, tuple[int, int]]) -> None:
+    from games.fairplay.presence import refresh_every
+
+    while True:
+        await asyncio.sleep(refresh_every())
+        entries = [(match_id, channel, seat) for channel, (match_id, seat) in sockets.items()]
+        try:
+            await fanout.in_pool(table.sockets_alive, entries)
+        except Exception:  # noqa: BLE001 - the next round tries again; the refresh must not stop
+            log.exception("could not refresh %s player sockets", len(entries))
 
 
 def _pushed(event: dict) -> None:

@@ -12,7 +12,7 @@ is templates only (autoescaped), marked for htmx's out-of-band swap:
 * ``presence``: the seats' presence panel and the claim buttons (frontend/fairplay.py), for this viewer.
 
 Socket bookkeeping for the spectator count and the players' presence (games.fairplay):
-:func:`socket_opened`, :func:`socket_alive` and :func:`socket_closed`, called by the match
+:func:`socket_opened`, :func:`sockets_alive` and :func:`socket_closed`, called by the match
 consumer when it joins its group, every few seconds while open, and when it leaves.
 """
 
@@ -149,15 +149,16 @@ def socket_opened(
     return seat
 
 
-def socket_alive(match_id: int, channel_name: str, seat: int) -> None:
-    """A player's socket is still open (every few seconds): its seat stays present."""
+def sockets_alive(entries: list[tuple[int, str, int]]) -> None:
+    """Players' sockets still open ((match id, channel name, seat), every few seconds, all of a process's
+    at once): their seats stay present and counted, in one Redis round trip each."""
     from games.fairplay import sockets as presence
 
     try:
-        watch.player_joined(match_id, channel_name)
+        watch.players_still_here([(match_id, channel_name) for match_id, channel_name, _seat in entries])
     except Exception:
-        log.exception("could not refresh a player of match %s", match_id)
-    presence.seat_alive(match_id, seat, channel_name)
+        log.exception("could not refresh %s players' sockets", len(entries))
+    presence.seats_alive([(match_id, seat, channel_name) for match_id, channel_name, seat in entries])
 
 
 def socket_closed(match_id: int, channel_name: str, user: Any, seat: int | None = None) -> None:

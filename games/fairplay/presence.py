@@ -72,14 +72,33 @@ def page_ttl() -> int:
 
 def _mark(live_key: str, seen_key: str, channel: str, expiry: int) -> bool:
     """Add or refresh ``channel``; True if nobody was here before it."""
-    now = time.time()
     pipe = _redis().pipeline()
+    _queue_mark(pipe, live_key, seen_key, channel, expiry, time.time())
+    return int(pipe.execute()[0]) == 0
+
+
+MARK_COMMANDS = 5  # what _queue_mark queues; the first answer is the count before
+
+
+def _queue_mark(pipe: Any, live_key: str, seen_key: str, channel: str, expiry: int, now: float) -> None:
     pipe.zcount(live_key, now - expiry, "+inf")
     pipe.zadd(live_key, {channel: now})
     pipe.zremrangebyscore(live_key, "-inf", now - expiry)
     pipe.expire(live_key, expiry * 2)
     pipe.set(seen_key, repr(now), ex=SEEN_KEEP_SECONDS)
-    return int(pipe.execute()[0]) == 0
+
+
+def seats_here_again(entries: list[tuple[int, int, str]]) -> list[bool]:
+    """:func:`seat_here` for many open sockets ((match id, seat, channel)) in one round trip: for each,
+    True if its seat was absent before (its presence had expired)."""
+    if not entries:
+        return []
+    now, expiry = time.time(), ttl()
+    pipe = _redis().pipeline()
+    for match_id, seat, channel in entries:
+        _queue_mark(pipe, *_seat_keys(match_id, seat), channel, expiry, now)
+    answers = pipe.execute()
+    return [int(answers[MARK_COMMANDS * i]) == 0 for i in range(len(entries))]
 
 
 def _unmark(live_key: str, seen_key: str, channel: str, expiry: int) -> bool:

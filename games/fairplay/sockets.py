@@ -58,8 +58,20 @@ def seat_opened(match_id: int, seat: int, channel: str) -> None:
         log.exception("could not mark seat %s of match %s present", seat, match_id)
 
 
-def seat_alive(match_id: int, seat: int, channel: str) -> None:
-    seat_opened(match_id, seat, channel)  # a refresh; pushed only if the seat had expired meanwhile
+def seats_alive(entries: list[tuple[int, int, str]]) -> None:
+    """Open player sockets ((match id, seat, channel)) refresh their seats' presence, all in one round
+    trip; a seat that had expired meanwhile is pushed as come back."""
+    try:
+        absent = presence.seats_here_again(entries)
+    except Exception:  # Redis away: presence is unknown, nothing is decided on it
+        log.exception("could not refresh the presence of %s seats", len(entries))
+        return
+    for (match_id, seat, _channel), was_absent in zip(entries, absent):
+        if was_absent:
+            try:
+                _push(match_id, seat)
+            except Exception:
+                log.exception("could not push seat %s of match %s present", seat, match_id)
 
 
 def seat_closed(match_id: int, seat: int, channel: str) -> None:

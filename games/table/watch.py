@@ -52,6 +52,19 @@ def player_joined(match_id: int, channel_name: str) -> None:
     r.pipeline().zadd(key, {channel_name: now}).zremrangebyscore(key, "-inf", now - ttl).expire(key, ttl).execute()
 
 
+def players_still_here(entries: list[tuple[int, str]]) -> None:
+    """:func:`player_joined` again for many open sockets ((match id, channel)), in one round trip."""
+    if not entries:
+        return
+    r, now = _redis(), time.time()
+    ttl = settings.CAIRN_SPECTATOR_TTL_SECONDS
+    pipe = r.pipeline()
+    for match_id, channel_name in entries:
+        key = _key(match_id, "players")
+        pipe.zadd(key, {channel_name: now}).zremrangebyscore(key, "-inf", now - ttl).expire(key, ttl)
+    pipe.execute()
+
+
 def player_left(match_id: int, channel_name: str) -> None:
     _redis().zrem(_key(match_id, "players"), channel_name)
 
