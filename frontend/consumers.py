@@ -377,7 +377,7 @@ async def _refresh(sockets: dict[str, tuple[int, int]]) -> None:
         entries = [(match_id, channel, seat) for channel, (match_id, seat) in sockets.items()]
         try:
             await fanout.in_pool(table.sockets_alive, entries)
-        except Exception:  # noqa: BLE001 - the next round tries again; the refresh must not stop
+        except Exception:  # the next round tries again: the refresh must not stop
             log.exception("could not refresh %s player sockets", len(entries))
 
 
