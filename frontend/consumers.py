@@ -346,18 +346,21 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
 
 # The open player sockets of each event loop (a process has one; tests run several), whose seats' presence
-# one task refreshes every few seconds, all in one trip to the pool: channel name -> (match id, seat).
-_alive: dict[asyncio.AbstractEventLoop, tuple[dict[str, tuple[int, int]], asyncio.Task]] = {}
+# one task refreshes: channel name -> [match id, seat, when it is due (the loop's clock)].  Each socket is
+# due every few seconds from its own connection, as its own timer would have it, so the refreshes stay
+# spread over time; those due at one tick go together, in one trip to the pool and one Redis round trip.
+_alive: dict[asyncio.AbstractEventLoop, tuple[dict[str, list], asyncio.Task]] = {}
 
 
 def _still_here(consumer: MatchConsumer) -> None:
     """Keep ``consumer``'s seat present while it is open (its presence expires otherwise)."""
+    from games.fairplay.presence import refresh_every
+
     loop = asyncio.get_running_loop()
     if loop not in _alive:
-        sockets: dict[str, tuple[int, int]] = {}
+        sockets: dict[str, list] = {}
         _alive[loop] = (sockets, loop.create_task(_refresh(sockets)))
-    assert consumer.seat is not None
-    _alive[loop][0][consumer.channel_name] = (consumer.match_id, consumer.seat)
+    _alive[loop][0][consumer.channel_name] = [consumer.match_id, consumer.seat, loop.time() + refresh_every()]
 
 
 def _gone(consumer: MatchConsumer) -> None:
@@ -369,12 +372,21 @@ def _gone(consumer: MatchConsumer) -> None:
     found[1].cancel()
 
 
-async def _refresh(sockets: dict[str, tuple[int, int]]) -> None:
+async def _refresh(sockets: dict[str, list]) -> None:
     from games.fairplay.presence import refresh_every
 
+    loop = asyncio.get_running_loop()
     while True:
-        await asyncio.sleep(refresh_every())
-        entries = [(match_id, channel, seat) for channel, (match_id, seat) in sockets.items()]
+        every = refresh_every()
+        await asyncio.sleep(min(1.0, every / 4))
+        now = loop.time()
+        entries = []
+        for channel, entry in sockets.items():
+            if entry[2] <= now:
+                entry[2] = now + every
+                entries.append((entry[0], channel, entry[1]))
+        if not entries:
+            continue
         try:
             await fanout.in_pool(table.sockets_alive, entries)
         except Exception:  # the next round tries again: the refresh must not stop

@@ -1,4 +1,4 @@
-"""Open player sockets keep their seats present: one refresh of all of a process's sockets, every few seconds."""
+"""Open player sockets keep their seats present: each every few seconds, those due together in one refresh."""
 
 from __future__ import annotations
 
@@ -48,6 +48,6 @@ def test_every_open_player_socket_is_refreshed_together_and_stays_present(alice,
         assert asyncio.get_running_loop() not in consumers._alive  # the last socket stopped the refresh
 
     async_to_sync(scenario)()
-    assert len(rounds) >= 3  # about one a second
-    assert all([seat for _m, _c, seat in entries] == [0, 1] for entries in rounds)  # both sockets in each
-    assert trips.count("counted") == len(rounds)  # one trip to the pool per round, not per socket
+    refreshed = [seat for entries in rounds for _match, _channel, seat in entries]
+    assert refreshed.count(0) >= 3 and refreshed.count(1) >= 3  # each about once a second
+    assert trips.count("counted") == len(rounds)  # one trip to the pool per round, whatever it holds
