@@ -252,10 +252,12 @@ KNOWN_HEADS = 1000
 def remember(head_: Head) -> None:
     """``head_`` was read from a move this process just committed: a ``match.changed`` for its very seq
     that reaches the match's other sockets here needs no read of its own (:func:`head`'s ``seq``)."""
+    now = time.monotonic()
     with _known_guard:
-        _known[head_.match.pk] = (time.monotonic(), head_)
+        _known[head_.match.pk] = (now, head_)
         _known.move_to_end(head_.match.pk)
-        while len(_known) > KNOWN_HEADS:
+        # Out go the expired ones at the old end (a head is kept for as long as a position), and any beyond the size.
+        while _known and (len(_known) > KNOWN_HEADS or now - next(iter(_known.values()))[0] > positions.ttl):
             _known.popitem(last=False)
 
 
