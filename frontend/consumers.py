@@ -152,7 +152,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self.push(head=head)
         # The spectator count: after the catch-up push, so that many sockets
         # connecting at once are not queued behind each other's count updates.
-        self.seat = await fanout.in_pool(
+        self.seat = await fanout.aside(
             table.socket_opened, self.match_id, self.channel_name, self.user, self.presence, head.match)
         if self.seat is not None:
             _still_here(self)
@@ -172,7 +172,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             self.pinger.cancel()
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            await fanout.in_pool(table.socket_closed, self.match_id, self.channel_name, self.user, self.seat)
+            await fanout.aside(table.socket_closed, self.match_id, self.channel_name, self.user, self.seat)
 
     async def ping_loop(self) -> None:
         """A player's socket: a ping at once, then one every few seconds (games.fairplay.lag)."""
@@ -206,7 +206,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             from games.fairplay import lag
 
             self.rtt_ms = round((asyncio.get_running_loop().time() - sent) * 1000, 1)
-            await fanout.in_pool(lag.record, self.match_id, self.seat, self.rtt_ms)
+            await fanout.aside(lag.record, self.match_id, self.seat, self.rtt_ms)
         return True
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -388,7 +388,7 @@ async def _refresh(sockets: dict[str, list]) -> None:
         if not entries:
             continue
         try:
-            await fanout.in_pool(table.sockets_alive, entries)
+            await fanout.aside(table.sockets_alive, entries)
         except Exception:  # the next round tries again: the refresh must not stop
             log.exception("could not refresh %s player sockets", len(entries))
 

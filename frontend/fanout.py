@@ -30,7 +30,8 @@ never served.  The hash itself never leaves the server.  A render can show a
 still a committed position, and ``data-seq`` names it.
 
 CPU work (loading the aggregate, rendering) and database reads run in a
-bounded thread pool (``CAIRN_RENDER_THREADS``), never on the event loop.
+bounded thread pool (``CAIRN_RENDER_THREADS``), never on the event loop; the sockets' bookkeeping
+(counts, presence, lag) runs in a thread of its own (:func:`aside`).
 """
 
 from __future__ import annotations
@@ -82,6 +83,22 @@ def pool() -> ThreadPoolExecutor:
         return _pool
 
 
+_side: ThreadPoolExecutor | None = None
+_side_pid = 0
+
+
+def side_pool() -> ThreadPoolExecutor:
+    """This process's bookkeeping thread (one): the sockets' counts and presence (frontend.table), the lag
+    samples.  Kept out of the render pool, so that the thousands of them after a restart's reconnect
+    burst do not queue the moves and renders behind them; one thread keeps each socket's in order."""
+    global _side, _side_pid
+    with _pool_guard:
+        if _side is None or _side_pid != os.getpid():
+            _side = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cairn-bookkeeping")
+            _side_pid = os.getpid()
+        return _side
+
+
 def _with_db(fn: Callable[..., T], *args: Any) -> T:
     """Run ``fn`` in a pool thread as a request would: stale connections closed before and after."""
     close_old_connections()
@@ -94,6 +111,11 @@ def _with_db(fn: Callable[..., T], *args: Any) -> T:
 async def in_pool(fn: Callable[..., T], *args: Any) -> T:
     """Await ``fn(*args)`` run in the render pool."""
     return await asyncio.get_running_loop().run_in_executor(pool(), _with_db, fn, *args)
+
+
+async def aside(fn: Callable[..., T], *args: Any) -> T:
+    """Await ``fn(*args)`` run in the bookkeeping thread (:func:`side_pool`)."""
+    return await asyncio.get_running_loop().run_in_executor(side_pool(), _with_db, fn, *args)
 
 
 @dataclass(frozen=True)

@@ -28,13 +28,13 @@ def test_every_open_player_socket_is_refreshed_together_and_stays_present(alice,
 
     monkeypatch.setattr(table, "sockets_alive", counted)
     trips: list[str] = []
-    real_in_pool = fanout.in_pool
+    real_aside = fanout.aside
 
-    async def in_pool(fn, *args):
+    async def aside(fn, *args):
         trips.append(getattr(fn, "__name__", ""))
-        return await real_in_pool(fn, *args)
+        return await real_aside(fn, *args)
 
-    monkeypatch.setattr(fanout, "in_pool", in_pool)
+    monkeypatch.setattr(fanout, "aside", aside)
 
     async def scenario() -> None:
         sockets = [connect_as(user, match.pk, f"?seq={match.seq}") for user in (alice, bob)]
@@ -50,4 +50,4 @@ def test_every_open_player_socket_is_refreshed_together_and_stays_present(alice,
     async_to_sync(scenario)()
     refreshed = [seat for entries in rounds for _match, _channel, seat in entries]
     assert refreshed.count(0) >= 3 and refreshed.count(1) >= 3  # each about once a second
-    assert trips.count("counted") == len(rounds)  # one trip to the pool per round, whatever it holds
+    assert trips.count("counted") == len(rounds)  # one trip to the bookkeeping thread per round, whatever it holds

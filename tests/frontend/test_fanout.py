@@ -29,12 +29,13 @@ def _fresh_render_pool():
     from django.db import connections
 
     yield
-    pool = fanout._pool
-    if pool is not None:
-        for future in [pool.submit(connections.close_all) for _ in range(pool._max_workers)]:
-            future.result(timeout=10)
-        pool.shutdown(wait=True)
-        fanout._pool = None
+    for name in ("_pool", "_side"):
+        pool = getattr(fanout, name)
+        if pool is not None:
+            for future in [pool.submit(connections.close_all) for _ in range(pool._max_workers)]:
+                future.result(timeout=10)
+            pool.shutdown(wait=True)
+            setattr(fanout, name, None)
 
 
 @pytest.fixture
