@@ -150,8 +150,8 @@ def socket_opened(
 
 
 def sockets_alive(entries: list[tuple[int, str, int]]) -> None:
-    """Players' sockets still open ((match id, channel name, seat), every few seconds, all of a process's
-    at once): their seats stay present and counted, in one Redis round trip each."""
+    """Players' sockets still open ((match id, channel name, seat): those of a process due at one tick,
+    every few seconds each): their seats stay present and counted, in one Redis round trip each."""
     from games.fairplay import sockets as presence
 
     try:
