@@ -47,18 +47,15 @@ def _key(match_id: int, who: str = "spectators") -> str:
 
 def player_joined(match_id: int, channel_name: str) -> None:
     """A player's socket connected (counted apart from spectators: the watch list's "players here")."""
-    r, key, now = _redis(), _key(match_id, "players"), time.time()
-    ttl = settings.CAIRN_SPECTATOR_TTL_SECONDS
-    r.pipeline().zadd(key, {channel_name: now}).zremrangebyscore(key, "-inf", now - ttl).expire(key, ttl).execute()
+    players_still_here([(match_id, channel_name)])
 
 
 def players_still_here(entries: list[tuple[int, str]]) -> None:
-    """:func:`player_joined` again for many open sockets ((match id, channel)), in one round trip."""
+    """:func:`player_joined` for many open sockets ((match id, channel)) at once, in one round trip."""
     if not entries:
         return
-    r, now = _redis(), time.time()
-    ttl = settings.CAIRN_SPECTATOR_TTL_SECONDS
-    pipe = r.pipeline()
+    now, ttl = time.time(), settings.CAIRN_SPECTATOR_TTL_SECONDS
+    pipe = _redis().pipeline()
     for match_id, channel_name in entries:
         key = _key(match_id, "players")
         pipe.zadd(key, {channel_name: now}).zremrangebyscore(key, "-inf", now - ttl).expire(key, ttl)
