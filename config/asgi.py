@@ -5,8 +5,9 @@ Websocket connections are authenticated from the session cookie
 render pool) and refused unless they come from the page's own
 origin, scheme and port included (``games.ops.origin.SameOriginValidator``).
 
-HTTP requests run their synchronous parts (middleware, views) on threads that
-are reused (:class:`ReusedRequestThreads`).  Left to itself, Django's ASGI
+A request to a synchronous view (every page and API route but the streams) is one trip
+from the event loop to its thread and back (:class:`config.handler.OneTripHandler`), and
+those threads are reused (:class:`ReusedRequestThreads`).  Left to itself, Django's ASGI
 handler enters a fresh ``asgiref.sync.ThreadSensitiveContext`` for every
 request: asgiref then starts a new thread for the request and, at its end, a
 second one to join the first, and ``Thread.start`` waits on the event loop's
@@ -26,17 +27,18 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-# Initialise Django (apps, models) before importing anything that uses models.
-django_asgi_app = get_asgi_application()
+# Initialise Django (apps, models) before importing anything that uses models, as get_asgi_application does.
+django.setup(set_prefix=False)
 
 from asgiref.sync import ThreadSensitiveContext
 from channels.routing import ProtocolTypeRouter, URLRouter
 
 from config.gctune import tune as tune_gc
+from config.handler import OneTripHandler
 from config.warmup import warm_up
 from frontend.routing import auth_stack, websocket_urlpatterns
 from games.ops.origin import SameOriginValidator
@@ -79,7 +81,7 @@ class ReusedRequestThreads:
 
 application = ProtocolTypeRouter(
     {
-        "http": ReusedRequestThreads(django_asgi_app),
+        "http": ReusedRequestThreads(OneTripHandler()),
         "websocket": SameOriginValidator(auth_stack(URLRouter(websocket_urlpatterns))),
     }
 )
