@@ -249,14 +249,13 @@ class MatchConsumer(AsyncWebsocketConsumer):
     def _play_and_read(self, fields: QueryDict, lag_ms: int | None) -> tuple[moves.Outcome, fanout.Head | None]:
         """In the pool: the move, and once stored the head it left (read again only when it ended the
         match) and the mover's fragment drawn from it (:func:`fanout.draw_ahead`), in one trip.  The
-        head is kept for the match's other sockets in this process (:func:`fanout.remember`)."""
+        move's match is kept for the match's other sockets in this process by the service (``games.moved``)."""
         outcome = self._play(fields, lag_ms)
         if not outcome.stored:
             return outcome, None
         if outcome.match is None:
             return outcome, fanout._load_head(self.match_id, self.user)
         head = fanout.head_of(outcome.match)
-        fanout.remember(head)
         fanout.draw_ahead(head, self.user)
         return outcome, head
 

@@ -39,8 +39,6 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
-import time
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -50,7 +48,7 @@ from typing import Any, TypeVar
 from django.conf import settings
 from django.db import close_old_connections
 
-from games import projection, selectors
+from games import moved, projection, selectors
 from games.coalesce import Coalescer
 from games.errors import NotFound
 from games.models import Match
@@ -265,30 +263,10 @@ renders = Coalescer(
 )
 
 
-# The heads this process's own moves left (match id -> (when, head)), for the match's other sockets here.
-_known: OrderedDict[int, tuple[float, Head]] = OrderedDict()
-_known_guard = threading.Lock()
-KNOWN_HEADS = 1000
-
-
-def remember(head_: Head) -> None:
-    """``head_`` was read from a move this process just committed: a ``match.changed`` for its very seq
-    that reaches the match's other sockets here needs no read of its own (:func:`head`'s ``seq``)."""
-    now = time.monotonic()
-    with _known_guard:
-        _known[head_.match.pk] = (now, head_)
-        _known.move_to_end(head_.match.pk)
-        # Out go the expired ones at the old end (a head is kept for as long as a position), and any beyond the size.
-        while _known and (len(_known) > KNOWN_HEADS or now - next(iter(_known.values()))[0] > positions.ttl):
-            _known.popitem(last=False)
-
-
 def _known_head(match_id: int, seq: int) -> Head | None:
-    with _known_guard:
-        found = _known.get(match_id)
-    if found is None or found[1].seq != seq or time.monotonic() - found[0] > positions.ttl:
-        return None
-    return found[1]
+    """The head a move of this process left at exactly ``seq`` (``games.moved``), kept no longer than a position."""
+    match = moved.left(match_id, seq, positions.ttl)
+    return None if match is None else head_of(match)
 
 
 async def head(match_id: int, viewer: Any = NO_VIEWER, *, after: int | None = None, seq: int | None = None) -> Head | None:
@@ -297,7 +275,7 @@ async def head(match_id: int, viewer: Any = NO_VIEWER, *, after: int | None = No
     ``viewer``: the user whose fragment will be asked next; when the head is read (and is past
     ``after``, the seq their page shows), their class's fragment is drawn in the same trip to the pool
     (:func:`draw_ahead`).  ``seq``: the seq a ``match.changed`` announced; a head this process's own
-    move left at exactly that seq (:func:`remember`) is used without a read."""
+    move left at exactly that seq (``games.moved``) is used without a read."""
     if seq is not None:
         known = _known_head(match_id, seq)
         if known is not None:

@@ -20,7 +20,7 @@ from games import selectors, services
 from games.errors import DomainError, NotFound
 from games.models import Match
 
-from . import fanout, moves
+from . import moves
 from .forms import CreateMatchForm, SignUpForm, bot_labels_by_game
 from .live import match_context, render_match_fragment, replay_context
 
@@ -261,8 +261,6 @@ def submit_move(request: HttpRequest, match_id: int) -> HttpResponse:
         match = outcome.match or _get_match(match_id)  # as the move left it, or as it is now, for the answer
     except NotFound as exc:
         return _move_answer(request, None, exc.message, 404)
-    if outcome.match is not None:
-        fanout.remember(fanout.head_of(outcome.match))  # for the match's sockets in this process
     answer = _move_answer(request, match, outcome.error, outcome.status)
     if outcome.stored:
         # The page measures its move's round trip less this (lag.js) and sends it with its next move.

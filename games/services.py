@@ -20,6 +20,7 @@ import secrets
 import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any, cast
 
 from django.conf import settings
@@ -32,7 +33,7 @@ from engine import OptionError, get_game
 from engine.fair import CHANCE_SEED_CONSTRUCTION, ContributionError, parse_contribution
 from engine.fair import commitment as seed_commitment
 
-from . import db, dispatch, notify, projection, selectors, signals, snapshots, store, writes
+from . import db, dispatch, moved, notify, projection, selectors, signals, snapshots, store, writes
 from .aggregate import SYSTEM, MatchAggregate
 from .errors import BadRequest, Conflict, Forbidden, NotFound, excerpt
 from .models import Match, MatchClock, Seat
@@ -417,8 +418,8 @@ def play_action(
     try:
         from .fairplay import lag as socket_lag
 
-        return _act(match_id, seat_for=seat_for, action=action, expected_seq=expected, actor=user_actor(user),
-                    lag=lambda pk, seat: socket_lag.seconds_for_move(pk, seat, lag_ms))
+        match = _act(match_id, seat_for=seat_for, action=action, expected_seq=expected, actor=user_actor(user),
+                     lag=lambda pk, seat: socket_lag.seconds_for_move(pk, seat, lag_ms))
     except _ClockRanOut as exc:
         # The move is refused and the time-out recorded now, whether or not a timeout task has run
         # (workers down, a lost ETA task): a clock is decided by the events' times, not by when it is checked.
@@ -429,6 +430,9 @@ def play_action(
             + (f"; {ended}" if ended else ""),
             code="clock_expired",
         ) from None
+    # For this process's sockets of the match (games/moved.py), once committed: at once outside a transaction.
+    transaction.on_commit(partial(moved.keep, match), using=db.alias())
+    return match
 
 
 class _ClockRanOut(Exception):

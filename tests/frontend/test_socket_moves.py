@@ -11,9 +11,10 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from django.contrib.auth.models import AnonymousUser
 from django.db import connections
+from django.test.utils import CaptureQueriesContext
 
 from frontend import fanout
-from games import selectors, services
+from games import moved, selectors, services
 from games.models import Event, Match
 
 from .helpers import client_for, data_seq, mover, two_player_match
@@ -278,11 +279,43 @@ def test_another_socket_here_takes_the_head_the_move_left_and_a_later_seq_is_rea
     async_to_sync(scenario)()
 
 
-def test_a_remembered_head_is_used_only_for_its_own_seq(alice, bob):
+def test_a_kept_head_is_used_only_for_its_own_seq(alice, bob):
     match = two_player_match(alice, bob)
-    head = fanout._load_head(match.pk)
-    assert head is not None
-    fanout.remember(head)
-    assert fanout._known_head(match.pk, head.seq) is head
-    assert fanout._known_head(match.pk, head.seq + 1) is None  # a newer move: read from the database
-    assert fanout._known_head(match.pk + 1, head.seq) is None
+    who = mover(match, alice, bob)
+    moved.forget()
+    seq = services.submit_action(match_id=match.pk, user=who, action=json.loads(CLIMB_NOTHING), expected_seq=match.seq)
+    with CaptureQueriesContext(connections["default"]) as queries:
+        head = fanout._known_head(match.pk, seq)
+    assert head is not None and head.seq == seq and not queries.captured_queries  # no read of the row
+    assert fanout._known_head(match.pk, seq + 1) is None  # a newer move: read from the database
+    assert fanout._known_head(match.pk + 1, seq) is None
+
+
+def test_every_path_keeps_the_match_its_move_left_for_this_processs_sockets(alice, bob):
+    """The REST API's move, the page's POST and its socket all end in services.play_action, which keeps it."""
+    match = two_player_match(alice, bob)
+    moved.forget()
+    who = mover(match, alice, bob)
+    client = client_for(who)
+    answer = client.post(f"/api/matches/{match.pk}/actions/", {"action": json.loads(CLIMB_NOTHING),
+                                                                "expected_seq": match.seq}, content_type="application/json")
+    assert answer.status_code == 201, answer.content
+    seq = answer.json()["seq"]
+    kept = moved.left(match.pk, seq, within=2.0)
+    assert kept is not None and kept.seq == seq
+    head = fanout._known_head(match.pk, seq)
+    assert head is not None and head.last_hash == selectors.get_match(match.pk).last_hash
+    assert set(head.seats.values()) == {0, 1}  # its seats came with it
+
+
+def test_a_move_rolled_back_with_its_transaction_is_not_kept(alice, bob):
+    from django.db import transaction
+
+    match = two_player_match(alice, bob)
+    moved.forget()
+    who = mover(match, alice, bob)
+    with pytest.raises(RuntimeError), transaction.atomic():
+        services.submit_action(match_id=match.pk, user=who, action=json.loads(CLIMB_NOTHING), expected_seq=match.seq)
+        raise RuntimeError("rolled back")
+    assert moved.left(match.pk, match.seq + 1, within=2.0) is None
+    assert moved.left(match.pk, match.seq + 2, within=2.0) is None
