@@ -6,8 +6,9 @@ sockets of the match right after.  :func:`keep` holds it, and :func:`left` gives
 asks for that very match *at that very seq* (``frontend.fanout.head``), instead of a read of the same
 row.  Any other seq, an older entry than the reader accepts, or a match this process did not move,
 gives None: the reader reads the database.  A match its move ended is not kept (the ending's
-hooks change it after the commit).  The moves of every path keep theirs: the API's, the page's POST,
-and the page's socket (they all end in ``services.play_action``).
+hooks change it after the commit).  Every move keeps its match, whichever way it came (the API, the page's
+POST or its socket, a bot): the service registers it to be kept at the commit, ahead of the
+move's announcement (``services._act``), so it is there before any socket hears of the move.
 """
 
 from __future__ import annotations

@@ -372,6 +372,9 @@ def _act(
             lag = lag(match.pk, seat) if aggregate.clock is not None and aggregate.clock.realtime else 0.0
         prev_hash = aggregate.last_hash
         aggregate.act(seat, action, bytes.fromhex(match.seed), actor, lag=lag)
+        # Once committed, this process's sockets of the match take the match as the move left it
+        # (games/moved.py); registered before _save's announcement, so it is kept before anyone hears.
+        transaction.on_commit(partial(moved.keep, match), using=db.alias())
         _save(match, aggregate, seats, expected_seq=expected_seq, prev_hash=prev_hash)
         transaction.on_commit(metrics.MOVES.labels(match.game_id).inc, using=db.alias())
         return selectors.with_seats(match, seats)
@@ -418,8 +421,8 @@ def play_action(
     try:
         from .fairplay import lag as socket_lag
 
-        match = _act(match_id, seat_for=seat_for, action=action, expected_seq=expected, actor=user_actor(user),
-                     lag=lambda pk, seat: socket_lag.seconds_for_move(pk, seat, lag_ms))
+        return _act(match_id, seat_for=seat_for, action=action, expected_seq=expected, actor=user_actor(user),
+                    lag=lambda pk, seat: socket_lag.seconds_for_move(pk, seat, lag_ms))
     except _ClockRanOut as exc:
         # The move is refused and the time-out recorded now, whether or not a timeout task has run
         # (workers down, a lost ETA task): a clock is decided by the events' times, not by when it is checked.
@@ -430,9 +433,6 @@ def play_action(
             + (f"; {ended}" if ended else ""),
             code="clock_expired",
         ) from None
-    # For this process's sockets of the match (games/moved.py), once committed: at once outside a transaction.
-    transaction.on_commit(partial(moved.keep, match), using=db.alias())
-    return match
 
 
 class _ClockRanOut(Exception):

@@ -268,9 +268,12 @@ def test_another_socket_here_takes_the_head_the_move_left_and_a_later_seq_is_rea
         assert data_seq(await theirs.receive_from(timeout=TIMEOUT)) == answer["seq"]
         assert len(heads) == read_on_connecting  # the mover's head served the other socket in this process
 
-        # A move made elsewhere (another process, say) leaves a seq this process has no head of: read.
-        await database_sync_to_async(lambda: services.submit_action(
-            match_id=match.pk, user=other, action=json.loads(CLIMB_NOTHING), expected_seq=answer["seq"]))()
+        # A move made elsewhere (another process, which keeps its match there, not here) leaves a seq this
+        # process has no head of: read.
+        with monkeypatch.context() as elsewhere:
+            elsewhere.setattr(moved, "keep", lambda match: None)
+            await database_sync_to_async(lambda: services.submit_action(
+                match_id=match.pk, user=other, action=json.loads(CLIMB_NOTHING), expected_seq=answer["seq"]))()
         assert data_seq(await mine.receive_from(timeout=TIMEOUT)) > answer["seq"]
         assert len(heads) > read_on_connecting
         for socket in (mine, theirs):
@@ -292,7 +295,7 @@ def test_a_kept_head_is_used_only_for_its_own_seq(alice, bob):
 
 
 def test_every_path_keeps_the_match_its_move_left_for_this_processs_sockets(alice, bob):
-    """The REST API's move, the page's POST and its socket all end in services.play_action, which keeps it."""
+    """The REST API's move, the page's POST and its socket all end in the service's move, which keeps it."""
     match = two_player_match(alice, bob)
     moved.forget()
     who = mover(match, alice, bob)
@@ -319,3 +322,18 @@ def test_a_move_rolled_back_with_its_transaction_is_not_kept(alice, bob):
         raise RuntimeError("rolled back")
     assert moved.left(match.pk, match.seq + 1, within=2.0) is None
     assert moved.left(match.pk, match.seq + 2, within=2.0) is None
+
+
+def test_the_match_is_kept_before_the_move_is_announced(alice, bob, monkeypatch):
+    """A socket of this process hearing ``match.changed`` finds the move's match already kept."""
+    from games import notify
+
+    match = two_player_match(alice, bob)
+    moved.forget()
+    who = mover(match, alice, bob)
+    found_when_announced: list[object] = []
+    monkeypatch.setattr(notify, "match_changed",
+                        lambda match_id, seq, origin="": found_when_announced.append(moved.left(match_id, seq, 2.0)))
+    seq = services.submit_action(match_id=match.pk, user=who, action=json.loads(CLIMB_NOTHING), expected_seq=match.seq)
+    assert found_when_announced and found_when_announced[-1] is not None
+    assert found_when_announced[-1].seq == seq  # type: ignore[attr-defined]
