@@ -49,11 +49,10 @@ class OneTripHandler(ASGIHandler):
 
     @staticmethod
     def _resolve(scope: dict[str, Any]) -> ResolverMatch | None:
-        script_name = get_script_prefix(scope).rstrip("/")
-        path = scope["path"]
-        path_info = path.removeprefix(script_name) if script_name and path.startswith(script_name) else path
+        script_name = get_script_prefix(scope)  # the request's path_info, as ASGIRequest makes it
+        path_info = scope["path"].removeprefix(script_name) if script_name else scope["path"]
         try:
-            return get_resolver().resolve(path_info or "/")
+            return get_resolver().resolve(path_info)
         except Resolver404:
             return None  # Django's own handling answers it (CommonMiddleware's slash, then 404)
 

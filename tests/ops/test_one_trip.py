@@ -111,6 +111,35 @@ def test_unknown_and_slashless_paths_answer_as_django_does():
 
 
 @pytest.mark.django_db
+def test_a_mount_point_is_taken_off_the_path_as_django_does(monkeypatch):
+    """Behind a proxy that mounts the service under a prefix (ASGI's root_path), the view is found as
+    Django's own request finds it, once: the prefix is not part of the path to resolve."""
+    resolver = get_resolver()
+    resolved: list[str] = []
+    resolve = type(resolver).resolve
+
+    def counted(self, path):
+        if self is resolver:
+            resolved.append(path)
+        return resolve(self, path)
+
+    monkeypatch.setattr(type(resolver), "resolve", counted)
+
+    async def get() -> int:
+        scope = {**HTTP, "method": "GET", "path": "/cairn/api/games/", "raw_path": b"/cairn/api/games/",
+                 "root_path": "/cairn", "headers": [(b"host", b"testserver")]}
+        communicator = ApplicationCommunicator(application, scope)
+        await communicator.send_input({"type": "http.request", "body": b""})
+        start = await communicator.receive_output(10)
+        await communicator.receive_output(10)
+        await communicator.wait(10)
+        return start["status"]
+
+    assert asyncio.run(get()) == 200
+    assert resolved == ["/api/games/"]
+
+
+@pytest.mark.django_db
 def test_request_finished_is_sent_once_per_request():
     finished: list[object] = []
 
