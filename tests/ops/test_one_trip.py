@@ -26,9 +26,9 @@ HTTP = {"type": "http", "http_version": "1.1", "scheme": "http", "query_string":
 
 
 async def _request(path: str, *, method: str = "GET", body: bytes = b"", headers: list | None = None,
-                   query: bytes = b"") -> tuple[dict, bytes]:
+                   query: bytes = b"", root_path: str = "") -> tuple[dict, bytes]:
     scope = {**HTTP, "method": method, "path": path, "raw_path": path.encode(), "query_string": query,
-             "headers": [(b"host", b"testserver"), *(headers or [])]}
+             "root_path": root_path, "headers": [(b"host", b"testserver"), *(headers or [])]}
     communicator = ApplicationCommunicator(application, scope)
     await communicator.send_input({"type": "http.request", "body": body})
     start = await communicator.receive_output(10)
@@ -85,8 +85,8 @@ def test_a_move_through_the_api_is_one_trip_too(monkeypatch, alice, bob):
     assert trips == ["OneTripHandler._respond"]
 
 
-@pytest.mark.django_db
-def test_the_url_is_resolved_once(monkeypatch):
+def _count_resolves(monkeypatch) -> list[str]:
+    """The paths the root URL resolver is asked to resolve, from now on."""
     resolver = get_resolver()
     resolved: list[str] = []
     resolve = type(resolver).resolve
@@ -97,6 +97,12 @@ def test_the_url_is_resolved_once(monkeypatch):
         return resolve(self, path)
 
     monkeypatch.setattr(type(resolver), "resolve", counted)
+    return resolved
+
+
+@pytest.mark.django_db
+def test_the_url_is_resolved_once(monkeypatch):
+    resolved = _count_resolves(monkeypatch)
     start, _ = asyncio.run(_request("/api/games/"))
     assert start["status"] == 200
     assert resolved == ["/api/games/"]
@@ -114,28 +120,9 @@ def test_unknown_and_slashless_paths_answer_as_django_does():
 def test_a_mount_point_is_taken_off_the_path_as_django_does(monkeypatch):
     """Behind a proxy that mounts the service under a prefix (ASGI's root_path), the view is found as
     Django's own request finds it, once: the prefix is not part of the path to resolve."""
-    resolver = get_resolver()
-    resolved: list[str] = []
-    resolve = type(resolver).resolve
-
-    def counted(self, path):
-        if self is resolver:
-            resolved.append(path)
-        return resolve(self, path)
-
-    monkeypatch.setattr(type(resolver), "resolve", counted)
-
-    async def get() -> int:
-        scope = {**HTTP, "method": "GET", "path": "/cairn/api/games/", "raw_path": b"/cairn/api/games/",
-                 "root_path": "/cairn", "headers": [(b"host", b"testserver")]}
-        communicator = ApplicationCommunicator(application, scope)
-        await communicator.send_input({"type": "http.request", "body": b""})
-        start = await communicator.receive_output(10)
-        await communicator.receive_output(10)
-        await communicator.wait(10)
-        return start["status"]
-
-    assert asyncio.run(get()) == 200
+    resolved = _count_resolves(monkeypatch)
+    start, _ = asyncio.run(_request("/cairn/api/games/", root_path="/cairn"))
+    assert start["status"] == 200
     assert resolved == ["/api/games/"]
 
 
